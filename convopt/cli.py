@@ -1,0 +1,164 @@
+"""The `convopt` driver, in the style of mlir-opt.
+
+    convopt --lower-conv-bwd in.mlir -o out.mlir
+    convopt --pass-pipeline='builtin.module(func.func(convopt-decompose-conv-bwd))' < in.mlir
+
+Reads INPUT (or stdin), parses and verifies it, runs the passes (verifying
+after each), prints the result.  Errors are MLIR-style diagnostics on stderr
+with exit code 1; `-o` is written atomically and only on success.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Optional
+
+import click
+
+from . import __version__
+
+SPLIT_MARKER = "// -----"
+
+_LONG_OPTIONS = (
+    "output",
+    "lower-conv-bwd",
+    "decompose-conv-bwd",
+    "backend-legal-ops",
+    "target",
+    "pass-pipeline",
+    "list-passes",
+    "split-input-file",
+    "verify-diagnostics",
+    "mlir-print-debuginfo",
+    "print-ir-after-all",
+    "torch-boundary",
+    "remarks",
+    "conv-form",
+    "stats",
+    "version",
+    "help",
+)
+
+
+def normalize_argv(argv: list[str]) -> list[str]:
+    """Accept mlir-opt's single-dash spellings (`-split-input-file`)."""
+    out = []
+    for arg in argv:
+        if arg.startswith("-") and not arg.startswith("--") and len(arg) > 2:
+            name = arg[1:].split("=", 1)[0]
+            if name in _LONG_OPTIONS:
+                arg = "-" + arg
+        out.append(arg)
+    return out
+
+
+def default_pipeline(lower: bool, decompose: bool, target: Optional[str], legal_ops: Optional[str], torch_boundary: bool, conv_form: Optional[str]) -> str:
+    """The pipeline behind `--lower-conv-bwd` / `--decompose-conv-bwd`."""
+    opts = []
+    if target is not None:
+        opts.append(f"target={target}")
+    if legal_ops is not None:
+        opts.append(f"legal-ops={legal_ops}")
+    decompose_pass = "convopt-decompose-conv-bwd" + ("{" + " ".join(opts) + "}" if opts else "")
+    if decompose and not lower:
+        return f"builtin.module(func.func({decompose_pass}))"
+    if not opts:
+        decompose_pass = "convopt-decompose-conv-bwd{target=linalg}"
+    form = f"{{conv-form={conv_form}}}" if conv_form else ""
+    boundary = "convopt-finalize-boundary{torch-boundary=true}" if torch_boundary else "convopt-finalize-boundary"
+    return (
+        f"builtin.module(func.func({decompose_pass}, convopt-conv-bwd-to-linalg{form}, "
+        f"convopt-torch-to-linalg{form}, convopt-cleanup, {boundary}))"
+    )
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("input_path", metavar="INPUT", default="-", required=False)
+@click.option("-o", "--output", "output_path", default="-", metavar="PATH", help="Write the result to PATH (atomically; nothing is written on error).")
+@click.option("--lower-conv-bwd", is_flag=True, help="Lower every torch.aten.convolution_backward to linalg: directly where the target accepts it, else decomposed first.")
+@click.option("--decompose-conv-bwd", is_flag=True, help="Only decompose convolution_backward into aten.convolution and aten.sum (torch in, torch out).")
+@click.option("--backend-legal-ops", metavar="OPS", default=None, help="Comma-separated torch op names the backend takes as they are (e.g. aten.convolution_backward).")
+@click.option("--target", type=click.Choice(["linalg", "rocmlir"]), default=None, help="Backend capability profile deciding legality per op (default: linalg).")
+@click.option("--pass-pipeline", metavar="TEXT", default=None, help="An MLIR-style pass pipeline, e.g. 'builtin.module(func.func(convopt-cleanup))'.")
+@click.option("--list-passes", is_flag=True, help="Print the registered passes and their options.")
+@click.option("--split-input-file", is_flag=True, help="Process chunks separated by '// -----' lines on their own.")
+@click.option("--verify-diagnostics", is_flag=True, help="Check expected-error/warning/remark comments against the diagnostics.")
+@click.option("--mlir-print-debuginfo", is_flag=True, help="Print loc(...) locations.")
+@click.option("--print-ir-after-all", is_flag=True, help="Print the IR after each pass to stderr.")
+@click.option("--torch-boundary", is_flag=True, help="Keep !torch.vtensor signatures and torch_c casts (drop-in for torch-mlir pipelines).")
+@click.option("--remarks", is_flag=True, help="Report, at each convolution_backward, which lowering was chosen and why.")
+@click.option("--conv-form", type=click.Choice(["auto", "generic", "named", "im2col"]), default=None, help="Shape of the emitted convolutions (default: auto, the fastest measured).")
+@click.option("--stats", is_flag=True, help="Print, per lowered op, executed and useful multiply-adds and the form chosen (to stderr).")
+@click.version_option(__version__, "--version", prog_name="convopt")
+def main(
+    input_path: str,
+    output_path: str,
+    lower_conv_bwd: bool,
+    decompose_conv_bwd: bool,
+    backend_legal_ops: Optional[str],
+    target: Optional[str],
+    pass_pipeline: Optional[str],
+    list_passes: bool,
+    split_input_file: bool,
+    verify_diagnostics: bool,
+    mlir_print_debuginfo: bool,
+    print_ir_after_all: bool,
+    torch_boundary: bool,
+    remarks: bool,
+    conv_form: Optional[str],
+    stats: bool,
+) -> None:
+    """Lower torch-mlir's convolution backward to linalg (mlir-opt style).
+
+    INPUT is a file of textual MLIR ('-' or nothing for stdin); the result goes
+    to stdout unless -o is given.  Without a pass option the input is parsed,
+    verified and printed back.
+    """
+    from .driver import Options, run
+
+    if list_passes:
+        from .passes import describe_passes
+
+        click.echo(describe_passes(), nl=False)
+        return
+    if pass_pipeline is not None and (lower_conv_bwd or decompose_conv_bwd):
+        _usage_error("--pass-pipeline cannot be combined with --lower-conv-bwd or --decompose-conv-bwd")
+    if pass_pipeline is None and (lower_conv_bwd or decompose_conv_bwd):
+        pass_pipeline = default_pipeline(lower_conv_bwd, decompose_conv_bwd, target, backend_legal_ops, torch_boundary, conv_form)
+    elif target is not None or backend_legal_ops is not None or torch_boundary or conv_form is not None:
+        _usage_error("--target, --backend-legal-ops, --torch-boundary and --conv-form apply to --lower-conv-bwd or --decompose-conv-bwd")
+    options = Options(
+        input_path=input_path,
+        output_path=output_path,
+        pipeline=pass_pipeline,
+        split_input_file=split_input_file,
+        verify_diagnostics=verify_diagnostics,
+        debuginfo=mlir_print_debuginfo,
+        print_ir_after_all=print_ir_after_all,
+        remarks=remarks or verify_diagnostics,
+        stats=stats,
+    )
+    sys.exit(run(options))
+
+
+def _usage_error(message: str) -> None:
+    click.echo(f"convopt: error: {message}", err=True)
+    sys.exit(2)
+
+
+def entry() -> None:
+    """Console-script entry point."""
+    try:
+        main.main(args=normalize_argv(sys.argv[1:]), prog_name="convopt", standalone_mode=True)
+    except BrokenPipeError:  # pragma: no cover - e.g. `convopt ... | head`
+        try:
+            sys.stdout = open(os.devnull, "w")
+        finally:
+            sys.exit(1)
+    except KeyboardInterrupt:  # pragma: no cover
+        sys.exit(130)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    entry()

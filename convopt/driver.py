@@ -1,0 +1,190 @@
+"""What one convopt invocation does, independent of the command line:
+read, split, parse, verify, run the pipeline, print, check diagnostics,
+write the output atomically."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import tempfile
+from dataclasses import dataclass
+from typing import Optional
+
+from .diagnostics import ConvoptError, Diagnostic, DiagnosticEngine, SourceFile, verify_expected
+
+SPLIT_LINE = re.compile(r"^// -----", re.MULTILINE)
+OUTPUT_SEPARATOR = "// -----\n"
+
+
+@dataclass
+class Options:
+    input_path: str = "-"
+    output_path: str = "-"
+    pipeline: Optional[str] = None
+    split_input_file: bool = False
+    verify_diagnostics: bool = False
+    debuginfo: bool = False
+    print_ir_after_all: bool = False
+    remarks: bool = False
+    stats: bool = False
+
+
+def read_input(path: str) -> tuple[str, bytes]:
+    """(display name, bytes) of INPUT; '-' is stdin."""
+    if path == "-":
+        return "<stdin>", sys.stdin.buffer.read()
+    with open(path, "rb") as f:
+        return path, f.read()
+
+
+def decode(name: str, data: bytes) -> str:
+    """UTF-8 text, or a located error at the first invalid byte."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        good = data[: e.start].decode("utf-8")
+        source = SourceFile(name, good)
+        pos = source.pos_at_offset(len(good))
+        raise ConvoptError(Diagnostic("error", f"invalid UTF-8 byte 0x{data[e.start]:02X} in input", pos)) from None
+
+
+def split_chunks(name: str, text: str) -> list[SourceFile]:
+    """Split at `// -----` lines; each chunk keeps its original line numbers."""
+    chunks = []
+    start = 0
+    line = 0
+    for m in SPLIT_LINE.finditer(text):
+        chunk = text[start : m.start()]
+        chunks.append(SourceFile(name, chunk, line))
+        line += chunk.count("\n") + 1
+        end = text.find("\n", m.end())
+        start = len(text) if end < 0 else end + 1
+    chunks.append(SourceFile(name, text[start:], line))
+    return chunks
+
+
+def process(source: SourceFile, options: Options, engine: DiagnosticEngine) -> Optional[str]:
+    """Parse, verify, transform and print one buffer; None on error (the
+    error is in engine)."""
+    from .parser import parse
+    from .printer import print_module
+    from .verifier import verify
+
+    try:
+        parsed = parse(source)
+        verify(parsed.module)
+        if options.pipeline is not None:
+            run_pipeline(parsed.module, options, engine)
+        return print_module(parsed.module, parsed.metadata, options.debuginfo)
+    except ConvoptError as e:
+        engine.emit(e.diagnostic)
+        return None
+    except RecursionError:
+        engine.emit(Diagnostic("error", "input nests too deeply", source.pos(1, 1)))
+        return None
+    except Exception as e:  # a bug in convopt: report it as a diagnostic, not a traceback
+        if os.environ.get("CONVOPT_DEBUG"):
+            raise
+        engine.emit(Diagnostic("error", f"internal error: {type(e).__name__}: {e} (set CONVOPT_DEBUG=1 for a traceback)", source.pos(1, 1)))
+        return None
+
+
+def run_pipeline(module, options: Options, engine: DiagnosticEngine) -> None:
+    from .passes import PassContext, PassManager, parse_pipeline
+    from .verifier import verify
+
+    def after(p, op) -> None:
+        verify(op)
+        if options.print_ir_after_all:
+            from .printer import Printer
+
+            where = f"('{op.name}' operation: @{_sym(op)})" if op.name == "func.func" else f"('{op.name}' operation)"
+            sys.stderr.write(f"// -----// IR Dump After {p.NAME} {where} //----- //\n")
+            sys.stderr.write(Printer(options.debuginfo).print_module(op))
+
+    entries = parse_pipeline(options.pipeline or "")
+    ctx = PassContext(engine, [] if options.stats else None)
+    PassManager(entries, after).run(module, ctx)
+    if ctx.stats:
+        for line in ctx.stats:
+            sys.stderr.write(line + "\n")
+
+
+def _sym(op) -> str:
+    name = op.attributes.get("sym_name")
+    return getattr(name, "value", "?")
+
+
+def write_atomically(path: str, text: str) -> None:
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".convopt-", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def run(options: Options) -> int:
+    """Run one invocation; returns the exit code."""
+    from .passes import PipelineError
+
+    engine = DiagnosticEngine(remarks=options.remarks)
+    if options.pipeline is not None:
+        try:  # reject a bad pipeline before reading any input
+            from .passes import parse_pipeline
+
+            parse_pipeline(options.pipeline)
+        except PipelineError as e:
+            sys.stderr.write(f"convopt: error: {e}\n")
+            return 1
+    try:
+        name, data = read_input(options.input_path)
+    except OSError as e:
+        sys.stderr.write(f"convopt: error: could not open input file '{options.input_path}': {e.strerror}\n")
+        return 1
+    try:
+        text = decode(name, data)
+    except ConvoptError as e:
+        sys.stderr.write(e.diagnostic.render() + "\n")
+        return 1
+    chunks = split_chunks(name, text) if options.split_input_file else [SourceFile(name, text)]
+    outputs: list[str] = []
+    problems: list[str] = []
+    failed = False
+    for chunk in chunks:
+        start = len(engine.diagnostics)
+        out = process(chunk, options, engine)
+        produced = engine.diagnostics[start:]
+        if options.verify_diagnostics:
+            problems += verify_expected(chunk, produced)
+        else:
+            for diag in produced:
+                sys.stderr.write(diag.render() + "\n")
+        if out is None:
+            failed = True
+        else:
+            outputs.append(out)
+    if options.verify_diagnostics:
+        for p in problems:
+            sys.stderr.write(p + "\n")
+        ok = not problems
+    else:
+        ok = not failed
+    result = OUTPUT_SEPARATOR.join(outputs)
+    if not ok:
+        return 1
+    try:
+        if options.output_path == "-":
+            sys.stdout.write(result)
+            sys.stdout.flush()
+        else:
+            write_atomically(options.output_path, result)
+    except OSError as e:
+        sys.stderr.write(f"convopt: error: could not write output file '{options.output_path}': {e.strerror}\n")
+        return 1
+    return 0

@@ -1,0 +1,209 @@
+"""Parse textual MLIR into convopt's IR.
+
+    parse(SourceFile("in.mlir", text)) -> ParsedFile(module, metadata)
+
+The grammar is `mlir.lark` (LALR, contextual lexer).  Syntax errors become
+located diagnostics naming what was expected.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from ..diagnostics import ConvoptError, Diagnostic, SourceFile, SourcePos
+from ..ir.core import Block, Operation, Region
+from ..ir.types import Type
+
+_PARSER: Any = None
+_BUILDER: Any = None
+
+
+@dataclass
+class ParsedFile:
+    module: Operation
+    metadata: list[str] = field(default_factory=list)
+    type_aliases: dict[str, Type] = field(default_factory=dict)
+
+
+def _parser() -> tuple[Any, Any]:
+    """Build the Lark parser once; its tables are cached on disk by Lark."""
+    global _PARSER, _BUILDER
+    if _PARSER is None:
+        import tempfile
+
+        from lark import Lark
+
+        from .syntax import SyntaxBuilder
+
+        _BUILDER = SyntaxBuilder()
+        grammar = os.path.join(os.path.dirname(__file__), "mlir.lark")
+        cache_dir = os.environ.get("CONVOPT_CACHE_DIR") or tempfile.gettempdir()
+        try:
+            import lark
+
+            cache: Any = os.path.join(cache_dir, f"convopt-grammar-{lark.__version__}-{_grammar_digest(grammar)}.cache")
+        except OSError:  # pragma: no cover
+            cache = False
+        _PARSER = Lark.open(
+            grammar,
+            parser="lalr",
+            lexer="contextual",
+            maybe_placeholders=True,
+            transformer=_BUILDER,
+            cache=cache,
+        )
+    return _PARSER, _BUILDER
+
+
+def _grammar_digest(path: str) -> str:
+    import hashlib
+
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:16]
+
+
+def parse(source: SourceFile) -> ParsedFile:
+    """Parse one buffer; raises ConvoptError with a located diagnostic."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+
+    from .resolve import Resolver
+    from .syntax import OpSyntax, SyntaxError_
+
+    parser, builder = _parser()
+    builder.type_aliases = {}
+    builder.attr_aliases = {}
+    builder.alias_tokens = {}
+    if not _has_content(source.text):
+        raise ConvoptError(Diagnostic("error", "empty input: expected an operation", source.pos(1, 1)))
+    try:
+        items = parser.parse(source.text)
+    except SyntaxError_ as e:
+        raise _at_token(source, e.message, e.token) from None
+    except VisitError as e:  # pragma: no cover - inline callbacks raise directly
+        inner = e.orig_exc
+        if isinstance(inner, SyntaxError_):
+            raise _at_token(source, inner.message, inner.token) from None
+        raise
+    except UnexpectedCharacters as e:
+        raise ConvoptError(Diagnostic("error", f"unexpected character '{_char_at(source.text, e.pos_in_stream)}'", source.pos(e.line, e.column))) from None
+    except UnexpectedToken as e:
+        raise ConvoptError(Diagnostic("error", _unexpected_message(e, parser), _token_pos(source, e.token))) from None
+    except UnexpectedInput as e:  # UnexpectedEOF
+        raise ConvoptError(Diagnostic("error", "unexpected end of input", _end_pos(source))) from None
+
+    resolver = Resolver(source, builder.attr_aliases)
+    ops: list[OpSyntax] = [i for i in items if isinstance(i, OpSyntax)]
+    metadata = [i[1] for i in items if isinstance(i, tuple) and i[0] == "metadata"]
+    try:
+        if len(ops) == 1 and ops[0].form == "module" and not ops[0].results:
+            module = resolver.build_op(ops[0])
+        else:
+            module = Operation("builtin.module", regions=[Region([Block()])], pos=source.pos(1, 1))
+            resolver.push(True)
+            for op_syntax in ops:
+                module.regions[0].blocks[0].append(resolver.build_op(op_syntax))
+            resolver.pop()
+    except SyntaxError_ as e:
+        raise _at_token(source, e.message, e.token) from None
+    return ParsedFile(module, metadata, dict(builder.type_aliases))
+
+
+def _has_content(text: str) -> bool:
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("//"):
+            return True
+    return False
+
+
+def _char_at(text: str, offset: int) -> str:
+    ch = text[offset] if 0 <= offset < len(text) else "?"
+    return ch if ch.isprintable() else repr(ch)[1:-1]
+
+
+def _token_pos(source: SourceFile, token: Any) -> SourcePos:
+    if getattr(token, "type", None) == "$END" or getattr(token, "line", None) is None:
+        return _end_pos(source)
+    return source.pos(token.line, token.column)
+
+
+def _end_pos(source: SourceFile) -> SourcePos:
+    text = source.text.rstrip()
+    return source.pos_at_offset(len(text))
+
+
+def _at_token(source: SourceFile, message: str, token: Optional[Any]) -> ConvoptError:
+    pos = source.pos(token.line, token.column) if token is not None and getattr(token, "line", None) else None
+    return ConvoptError(Diagnostic("error", message, pos))
+
+
+_FRIENDLY = {
+    "VALUE_USE": "SSA value",
+    "RESULT_DEF": "SSA result list",
+    "BLOCK_ID": "block label",
+    "SYMBOL": "symbol name",
+    "OP_NAME": "operation name",
+    "BARE_ID": "identifier",
+    "HASH_ID": "attribute alias",
+    "HASH_BODY": "dialect attribute",
+    "BANG_ID": "dialect type",
+    "STRING": "string",
+    "HEX": "hexadecimal literal",
+    "FLOAT": "float literal",
+    "SIGNED_INT": "integer",
+    "INT": "integer",
+    "SHAPE_DIMS": "shape",
+    "BUILTIN_TYPE": "builtin type",
+    "FILE_METADATA": "file metadata",
+    "QUESTION": "'?'",
+    "BOOL": "'true' or 'false'",
+    "VISIBILITY": "visibility",
+    "UNRANKED": "'*x'",
+}
+
+
+def _friendly(name: str, parser: Any) -> str:
+    if name in _FRIENDLY:
+        return _FRIENDLY[name]
+    try:
+        term = parser.get_terminal(name)
+        pattern = term.pattern
+        if pattern.type == "str":
+            return f"'{pattern.value}'"
+    except KeyError:
+        pass
+    return name.lower()
+
+
+_OP_START = {"OP_NAME", "RESULT_DEF", "K_RETURN", "STRING"}
+
+
+def _unexpected_message(e: Any, parser: Any) -> str:
+    token = e.token
+    if token.type == "$END":
+        found = "end of input"
+    else:
+        text = str(token)
+        found = f"'{text if len(text) <= 40 else text[:37] + '...'}'"
+    names = set(e.expected)
+    try:  # the exact set, by simulating the parser (LALR merges lookaheads)
+        interactive = getattr(e, "interactive_parser", None)
+        if interactive is not None:
+            names = set(interactive.accepts()) or names
+    except Exception:  # pragma: no cover - best effort only
+        pass
+    names -= {"$END"}
+    summary: list[str] = []
+    if names & {"OP_NAME", "RESULT_DEF"}:
+        names = {n for n in names if n not in _OP_START and not n.startswith("K_") and n not in ("CMPI", "CMPF")}
+        names -= {"HASH_ID", "BANG_ID", "FILE_METADATA", "LOC"}
+        summary.append("an operation")
+    expected = sorted({_friendly(n, parser) for n in names}, key=lambda s: (not s.startswith("'"), s)) + summary
+    if not expected:
+        return f"unexpected {found}"
+    if len(expected) > 8:
+        expected = expected[:7] + ["..."]
+    listed = expected[0] if len(expected) == 1 else ", ".join(expected[:-1]) + " or " + expected[-1]
+    return f"unexpected {found}: expected {listed}"

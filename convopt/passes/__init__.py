@@ -1,0 +1,218 @@
+"""Passes: a registry by name, MLIR-style pipeline text, and a pass manager.
+
+A pass is a frozen dataclass whose fields are its options; it declares its
+registered NAME, a one-line SUMMARY and the op it anchors on
+(`builtin.module` or `func.func`).  Pass classes are imported lazily, so
+`--help` and parsing do not pay for the lowering code.
+
+    builtin.module(func.func(convopt-decompose-conv-bwd{legal-ops=aten.a,aten.b}))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Optional, Union
+
+from ..diagnostics import ConvoptError, Diagnostic, DiagnosticEngine
+from ..ir.core import Operation
+
+# name -> "module:Class", imported on first use
+REGISTRY: dict[str, str] = {
+    "convopt-decompose-conv-bwd": "convopt.lowering.decompose:DecomposeConvBwd",
+    "convopt-conv-bwd-to-linalg": "convopt.lowering.conv_bwd:ConvBwdToLinalg",
+    "convopt-torch-to-linalg": "convopt.lowering.torch_to_linalg:TorchToLinalg",
+    "convopt-finalize-boundary": "convopt.passes.boundary:FinalizeBoundary",
+    "convopt-cleanup": "convopt.passes.cleanup:Cleanup",
+}
+
+
+class PipelineError(Exception):
+    """A bad `--pass-pipeline` text or pass option (reported without a
+    source location)."""
+
+
+@dataclass
+class PassContext:
+    diagnostics: DiagnosticEngine
+    stats: Optional[list] = None
+
+
+@dataclass(frozen=True)
+class Pass:
+    NAME: ClassVar[str] = ""
+    SUMMARY: ClassVar[str] = ""
+    ANCHOR: ClassVar[str] = "func.func"
+
+    def run(self, op: Operation, ctx: PassContext) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def pipeline_text(self) -> str:
+        opts = []
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value != f.default:
+                text = ",".join(value) if isinstance(value, tuple) else str(value).lower() if isinstance(value, bool) else str(value)
+                opts.append(f"{option_name(f.name)}={text}")
+        return self.NAME + ("{" + " ".join(opts) + "}" if opts else "")
+
+
+def option_name(field_name: str) -> str:
+    return field_name.replace("_", "-")
+
+
+def pass_class(name: str) -> type[Pass]:
+    target = REGISTRY.get(name)
+    if target is None:
+        raise PipelineError(f"'{name}' does not refer to a registered pass; registered passes: {', '.join(sorted(REGISTRY))}")
+    module_name, _, cls_name = target.partition(":")
+    return getattr(importlib.import_module(module_name), cls_name)
+
+
+def make_pass(name: str, options: dict[str, str]) -> Pass:
+    cls = pass_class(name)
+    fields = {option_name(f.name): f for f in dataclasses.fields(cls)}
+    kwargs: dict[str, Any] = {}
+    for key, text in options.items():
+        f = fields.get(key)
+        if f is None:
+            valid = ", ".join(sorted(fields)) or "(none)"
+            raise PipelineError(f"no such option '{key}' for pass '{name}'; valid options: {valid}")
+        kwargs[f.name] = _convert(name, key, text, f)
+    try:
+        return cls(**kwargs)
+    except ValueError as e:
+        raise PipelineError(f"invalid options for pass '{name}': {e}") from None
+
+
+def _convert(pass_name: str, key: str, text: str, f: dataclasses.Field) -> Any:
+    kind = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
+    if "bool" in kind:
+        if text.lower() in ("true", "1", ""):
+            return True
+        if text.lower() in ("false", "0"):
+            return False
+        raise PipelineError(f"option '{key}' of pass '{pass_name}' expects true or false, got '{text}'")
+    if "tuple" in kind:
+        return tuple(x.strip() for x in text.split(",") if x.strip())
+    if "int" in kind:
+        try:
+            return int(text)
+        except ValueError:
+            raise PipelineError(f"option '{key}' of pass '{pass_name}' expects an integer, got '{text}'") from None
+    return text
+
+
+def describe_passes() -> str:
+    """The text of `--list-passes`."""
+    lines = ["Available passes:"]
+    for name in sorted(REGISTRY):
+        cls = pass_class(name)
+        lines.append(f"  {name}  [{cls.ANCHOR}]  {cls.SUMMARY}")
+        for f in dataclasses.fields(cls):
+            doc = (f.metadata or {}).get("doc", "")
+            default = f.default if f.default is not dataclasses.MISSING else ""
+            if isinstance(default, tuple):
+                default = ",".join(default)
+            lines.append(f"      {option_name(f.name)}={default!s:<12} {doc}")
+    return "\n".join(lines) + "\n"
+
+
+# --- pipeline text ---------------------------------------------------------------------
+
+Entry = Union[Pass, tuple[str, list]]  # a pass, or (anchor op name, nested entries)
+
+
+def parse_pipeline(text: str) -> list[Entry]:
+    """Parse `builtin.module(func.func(a{x=1 y=b,c}), b)` into entries."""
+    entries, rest = _parse_list(text.strip(), 0)
+    if rest != len(text.strip()):
+        raise PipelineError(f"unexpected '{text.strip()[rest:]}' in pass pipeline")
+    if len(entries) == 1 and isinstance(entries[0], tuple) and entries[0][0] == "builtin.module":
+        return entries[0][1]
+    return entries
+
+
+def _parse_list(text: str, i: int) -> tuple[list[Entry], int]:
+    entries: list[Entry] = []
+    while i < len(text):
+        while i < len(text) and text[i] in " \t\n,":
+            i += 1
+        if i >= len(text) or text[i] == ")":
+            break
+        j = i
+        while j < len(text) and (text[j].isalnum() or text[j] in "-_."):
+            j += 1
+        name = text[i:j]
+        if not name:
+            raise PipelineError(f"expected a pass or op name at '{text[i:]}'")
+        if j < len(text) and text[j] == "(":
+            if name not in ("builtin.module", "func.func"):
+                raise PipelineError(f"can only nest passes under 'builtin.module' or 'func.func', not '{name}'")
+            nested, k = _parse_list(text, j + 1)
+            if k >= len(text) or text[k] != ")":
+                raise PipelineError(f"missing ')' after '{name}(' in pass pipeline")
+            entries.append((name, nested))
+            i = k + 1
+            continue
+        options: dict[str, str] = {}
+        if j < len(text) and text[j] == "{":
+            depth, k = 1, j + 1
+            while k < len(text) and depth:
+                depth += {"{": 1, "}": -1}.get(text[k], 0)
+                k += 1
+            if depth:
+                raise PipelineError(f"missing '}}' in options of pass '{name}'")
+            options = _parse_options(text[j + 1 : k - 1], name)
+            j = k
+        entries.append(make_pass(name, options))
+        i = j
+    return entries, i
+
+
+def _parse_options(text: str, pass_name: str) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for item in text.split():
+        key, eq, value = item.partition("=")
+        if not eq:
+            value = "true"
+        options[key] = value.strip("'\"")
+    return options
+
+
+# --- running -------------------------------------------------------------------------------
+
+class PassManager:
+    def __init__(self, entries: list[Entry], after_pass: Optional[Callable[[Pass, Operation], None]] = None):
+        self.entries = entries
+        self.after_pass = after_pass
+
+    def run(self, module: Operation, ctx: PassContext) -> None:
+        self._run_entries(self.entries, module, ctx)
+
+    def _run_entries(self, entries: list[Entry], op: Operation, ctx: PassContext) -> None:
+        for entry in entries:
+            if isinstance(entry, tuple):
+                anchor, nested = entry
+                for target in _anchored(op, anchor):
+                    self._run_entries(nested, target, ctx)
+                continue
+            for target in _anchored(op, entry.ANCHOR):
+                entry.run(target, ctx)
+                if self.after_pass is not None:
+                    self.after_pass(entry, target)
+
+
+def _anchored(op: Operation, anchor: str) -> list[Operation]:
+    """The ops a pass anchored on `anchor` runs on, starting from `op`: op
+    itself, or the anchor ops directly in its body (functions of a module)."""
+    if op.name == anchor:
+        return [op]
+    return [o for r in op.regions for b in r.blocks for o in b.ops if o.name == anchor]
+
+
+def fail(message: str, at: object = None) -> ConvoptError:
+    from ..diagnostics import position_of
+
+    return ConvoptError(Diagnostic("error", message, position_of(at)))

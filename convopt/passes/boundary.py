@@ -1,0 +1,106 @@
+"""convopt-finalize-boundary: builtin types at the function boundary.
+
+Lowerings bridge torch and builtin tensors with `torch_c.to_builtin_tensor`
+and `torch_c.from_builtin_tensor`, as torch-mlir's convert-torch-to-linalg
+does.  When nothing of the torch dialect is left in a function, this pass
+gives the function builtin argument and result types and drops the casts:
+
+    func.func @f(%a: !torch.vtensor<[2],f32>) -> !torch.vtensor<[2],f32>
+      %0 = torch_c.to_builtin_tensor %a ...        =>   func.func @f(%a: tensor<2xf32>) -> tensor<2xf32>
+      ...                                                  ...
+      %9 = torch_c.from_builtin_tensor %8 ...             return %8
+      return %9
+
+Functions that keep a torch op, that are called from elsewhere, or that run
+with `torch-boundary=true` keep their torch signature and the casts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..ir.attributes import StringAttr, SymbolRefAttr, TypeAttr
+from ..ir.core import Operation
+from ..ir.types import FunctionType, RankedTensorType, ValueTensorType, builtin_tensor_type
+from . import Pass, PassContext
+from .cleanup import erase_dead
+
+TO_BUILTIN = "torch_c.to_builtin_tensor"
+FROM_BUILTIN = "torch_c.from_builtin_tensor"
+
+
+def _convertible(t: object) -> bool:
+    return isinstance(t, RankedTensorType) or (isinstance(t, ValueTensorType) and t.shape is not None and t.dtype is not None)
+
+
+def _builtin(t):
+    return builtin_tensor_type(t) if isinstance(t, ValueTensorType) else t
+
+
+def _is_referenced(func: Operation) -> bool:
+    module = func.parent_op
+    name = func.attributes.get("sym_name")
+    if module is None or not isinstance(name, StringAttr):
+        return False
+    for op in module.walk():
+        if op is func:
+            continue
+        for value in op.attributes.values():
+            if isinstance(value, SymbolRefAttr) and value.root == name.value:
+                return True
+    return False
+
+
+def lower_boundary(func: Operation) -> bool:
+    """Give func builtin types at its boundary if nothing torch is left."""
+    if not func.regions or not func.regions[0].blocks:
+        return False
+    body = func.regions[0]
+    for op in func.walk():
+        if op is func or op.name in (TO_BUILTIN, FROM_BUILTIN, "func.return"):
+            continue
+        if op.name.startswith(("torch.", "torch_c.")):
+            return False
+    fn = func.attributes["function_type"]
+    assert isinstance(fn, TypeAttr) and isinstance(fn.type, FunctionType)
+    if not all(_convertible(t) for t in fn.type.inputs + fn.type.results) or _is_referenced(func):
+        return False
+    entry = body.blocks[0]
+    for arg in entry.args:
+        if any(user.name != TO_BUILTIN for user in arg.users()):
+            return False
+    returns = [b.ops[-1] for b in body.blocks if b.ops and b.ops[-1].name == "func.return"]
+    for ret in returns:
+        for v in ret.operands:
+            if isinstance(v.type, ValueTensorType) and not (v.owner is not None and v.owner.name == FROM_BUILTIN) and v not in entry.args:
+                return False
+    # Rewrite: arguments first, then returned values.
+    for arg in entry.args:
+        new_type = _builtin(arg.type)
+        for user in arg.users():
+            user.results[0].replace_all_uses_with(arg)
+            user.erase()
+        arg.type = new_type
+    for ret in returns:
+        for i, v in enumerate(ret.operands):
+            if v.owner is not None and v.owner.name == FROM_BUILTIN:
+                ret.set_operand(i, v.owner.operands[0])
+    func.attributes["function_type"] = TypeAttr(FunctionType(tuple(a.type for a in entry.args), tuple(_builtin(t) for t in fn.type.results)))
+    for block in body.blocks:
+        erase_dead(block)
+    return True
+
+
+@dataclass(frozen=True)
+class FinalizeBoundary(Pass):
+    NAME = "convopt-finalize-boundary"
+    SUMMARY = "Give fully lowered functions builtin tensor types at their boundary and drop torch_c casts"
+    ANCHOR = "func.func"
+
+    torch_boundary: bool = field(default=False, metadata={"doc": "keep !torch.vtensor signatures and torch_c casts"})
+
+    def run(self, op: Operation, ctx: PassContext) -> None:
+        for block in op.regions[0].blocks if op.regions else []:
+            erase_dead(block)
+        if not self.torch_boundary:
+            lower_boundary(op)

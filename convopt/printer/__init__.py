@@ -1,0 +1,150 @@
+"""Print convopt's IR as MLIR text, the way mlir-opt prints it.
+
+Deterministic: names come from `names.NameState`, affine maps get `#map`,
+`#map1`, ... aliases in order of first use, ops print in their custom form
+(see `ops.py`) and fall back to MLIR's generic form.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional, Sequence
+
+from ..ir.attributes import (
+    AffineMapAttr,
+    ArrayAttr,
+    Attribute,
+    DictAttr,
+    FileLineColLoc,
+    Location,
+    UnitAttr,
+    UnknownLoc,
+    is_bare_identifier,
+    quote_string,
+)
+from ..ir.core import Block, Operation, Region, Value
+from ..ir.types import Type
+from .names import NameState
+
+INDENT = "  "
+
+
+class Printer:
+    def __init__(self, debuginfo: bool = False):
+        self.debuginfo = debuginfo
+        self.indent = 0
+        self.names: NameState
+        self.aliases: dict[AffineMapAttr, str] = {}
+
+    # -- entry points ----------------------------------------------------------------
+    def print_module(self, module: Operation, metadata: Sequence[str] = ()) -> str:
+        self.names = NameState(module)
+        self.aliases = _collect_map_aliases(module)
+        lines = [f"{name} = {attr}" for attr, name in self.aliases.items()]
+        lines.append(self.op(module))
+        text = "\n".join(lines) + "\n"
+        for block in metadata:
+            text += "\n" + block + "\n"
+        return text + "\n"
+
+    # -- pieces used by the op printers ------------------------------------------------------
+    def value(self, v: Value) -> str:
+        return self.names.value(v)
+
+    def values(self, vs: Iterable[Value]) -> str:
+        return ", ".join(self.names.value(v) for v in vs)
+
+    def types(self, ts: Iterable[Type]) -> str:
+        return ", ".join(str(t) for t in ts)
+
+    def attr(self, a: Attribute) -> str:
+        if isinstance(a, AffineMapAttr):
+            return self.aliases.get(a, str(a))
+        if isinstance(a, ArrayAttr):
+            return "[" + ", ".join(self.attr(e) for e in a.elements) + "]"
+        if isinstance(a, DictAttr):
+            return self.attr_dict(dict(a.entries), leading_space=False)
+        return str(a)
+
+    def attr_dict(self, attrs: dict[str, Attribute], elided: Iterable[str] = (), leading_space: bool = True) -> str:
+        skip = set(elided)
+        parts = []
+        for key, value in attrs.items():
+            if key in skip:
+                continue
+            name = key if is_bare_identifier(key) else quote_string(key)
+            parts.append(name if isinstance(value, UnitAttr) else f"{name} = {self.attr(value)}")
+        if not parts and leading_space:
+            return ""
+        return (" " if leading_space else "") + "{" + ", ".join(parts) + "}"
+
+    def loc(self, loc: Optional[Location], pos: object = None) -> str:
+        if not self.debuginfo:
+            return ""
+        if loc is None:
+            loc = FileLineColLoc(pos.source.name, pos.display_line, pos.col) if pos is not None else UnknownLoc()  # type: ignore[attr-defined]
+        return " " + str(loc)
+
+    def region(self, region: Region, print_entry_args: bool = True, print_empty_block: bool = False) -> str:
+        """`{` ops `}` with nested indentation; the closing brace at the
+        current indentation."""
+        if not region.blocks:
+            return "{\n" + INDENT * self.indent + "}"
+        lines: list[str] = []
+        self.indent += 1
+        for i, block in enumerate(region.blocks):
+            label = self.block_label(block, force=(i > 0 or (print_entry_args and bool(block.args)) or (print_empty_block and not block.ops)))
+            if label:
+                lines.append(INDENT * (self.indent - 1) + label)
+            for op in block.ops:
+                lines.append(INDENT * self.indent + self.op(op))
+        self.indent -= 1
+        return "{\n" + "\n".join(lines) + ("\n" if lines else "") + INDENT * self.indent + "}"
+
+    def block_label(self, block: Block, force: bool) -> str:
+        if not force:
+            return ""
+        name = self.names.block(block)
+        if not block.args:
+            return name + ":"
+        args = ", ".join(f"{self.value(a)}: {a.type}{self.loc(a.loc, a.pos)}" for a in block.args)
+        return f"{name}({args}):"
+
+    # -- ops -----------------------------------------------------------------------------------
+    def op(self, op: Operation) -> str:
+        from .ops import print_op
+
+        text = print_op(self, op)
+        prefix = self.names.result_list(op) + " = " if op.results else ""
+        return prefix + text + self.loc(op.loc, op.pos)
+
+
+INLINE_MAP_OPS = frozenset({"torch.bind_symbolic_shape"})
+
+
+def _collect_map_aliases(module: Operation) -> dict[AffineMapAttr, str]:
+    aliases: dict[AffineMapAttr, str] = {}
+
+    def visit(a: Attribute) -> None:
+        if isinstance(a, AffineMapAttr):
+            if a not in aliases:
+                aliases[a] = "#map" if not aliases else f"#map{len(aliases)}"
+        elif isinstance(a, ArrayAttr):
+            for e in a.elements:
+                visit(e)
+        elif isinstance(a, DictAttr):
+            for _, v in a.entries:
+                visit(v)
+
+    for op in module.walk():
+        if op.name in INLINE_MAP_OPS:
+            continue
+        if op.properties:
+            for v in op.properties.values():
+                visit(v)
+        for v in op.attributes.values():
+            visit(v)
+    return aliases
+
+
+def print_module(module: Operation, metadata: Sequence[str] = (), debuginfo: bool = False) -> str:
+    return Printer(debuginfo).print_module(module, metadata)
