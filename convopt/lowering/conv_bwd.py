@@ -1,0 +1,198 @@
+"""convopt-conv-bwd-to-linalg: lower `torch.aten.convolution_backward`
+directly to `linalg.generic` ops.
+
+For a regular convolution y = conv(x, w) (A = grad_output, B = input):
+
+    grad_input[n, g, c, b]  = sum_{f, s, k: b = S*s + D*k - P} dy[n, g, f, s] * w[g, f, c, k]   (scatter)
+    grad_weight[g, f, c, k] = sum_{n, s} dy[n, g, f, s] * x[n, g, c, S*s + D*k - P]            (weight)
+    grad_bias[f]            = sum_{n, s} dy[n, f, s]
+
+For a transposed convolution (A = input, B = grad_output):
+
+    grad_input[n, g, c, s]  = sum_{f, k} dy[n, g, f, S*s + D*k - P] * w[g, c, f, k]            (gather)
+    grad_weight[g, c, f, k] = sum_{n, s} x[n, g, c, s] * dy[n, g, f, S*s + D*k - P]            (weight)
+
+(per spatial dim; kernels.py builds each sum).  Only the results that
+output_mask asks for are computed.  Operands come in through
+`torch_c.to_builtin_tensor`, results go out through
+`torch_c.from_builtin_tensor`; convopt-finalize-boundary removes the casts
+when the whole function is lowered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..diagnostics import position_of
+from ..ir.affine import AffineMap, d
+from ..ir.builder import Builder
+from ..ir.core import Operation, Value
+from ..ir.types import FloatType, RankedTensorType, ValueTensorType, builtin_tensor_type
+from ..passes import Pass, PassContext
+from .conv_spec import CONV_BWD, ConvSpec, read_conv_backward
+from .emit import Emitter, Ix
+from .kernels import KernelStats, Rel, accumulator_type, emit_kernel
+
+
+def split_groups(em: Emitter, v: Value, groups: int, dim: int) -> Value:
+    """[..., G*C, ...] -> [..., G, C, ...] at dim (unchanged when G == 1)."""
+    if groups == 1:
+        return v
+    shape = em.shape(v)
+    channels = shape[dim]
+    assert isinstance(channels, int)
+    new_shape = shape[:dim] + [groups, channels // groups] + shape[dim + 1 :]
+    reassoc = [[i] for i in range(dim)] + [[dim, dim + 1]] + [[i + 1] for i in range(dim + 1, len(shape))]
+    return em.expand(v, reassoc, new_shape)
+
+
+def merge_groups(em: Emitter, v: Value, groups: int, dim: int) -> Value:
+    """[..., G, C, ...] -> [..., G*C, ...] at dim (unchanged when G == 1)."""
+    if groups == 1:
+        return v
+    rank = v.type.rank  # type: ignore[union-attr]
+    reassoc = [[i] for i in range(dim)] + [[dim, dim + 1]] + [[i] for i in range(dim + 2, rank)]
+    return em.collapse(v, reassoc)
+
+
+@dataclass
+class Operands:
+    """The builtin operands of one convolution, in the kernels' A/B/W roles."""
+
+    spec: ConvSpec
+    A: Value  # strided ("small") side: grad_output (regular) / input (transposed)
+    B: Value  # other side: input (regular) / grad_output (transposed)
+    W: Value
+    batch: Ix
+    rels: list[Rel]
+
+    @property
+    def ca(self) -> int:
+        spec = self.spec
+        return (spec.in_channels if spec.transposed else spec.out_channels) // spec.groups
+
+    @property
+    def cb(self) -> int:
+        spec = self.spec
+        return (spec.out_channels if spec.transposed else spec.in_channels) // spec.groups
+
+    def roles(self) -> dict[str, Optional[Ix]]:
+        g = self.spec.groups
+        return {"n": self.batch, "g": g if g > 1 else None, "ca": self.ca, "cb": self.cb}
+
+
+def make_operands(em: Emitter, spec: ConvSpec, A: Value, B: Value, W: Value) -> Operands:
+    batch = next((s for s in (em.dim(A, 0), em.dim(B, 0)) if isinstance(s, int)), None)
+    if batch is None:
+        batch = em.dim(A, 0)
+    rels = [
+        Rel(spec.stride[i], spec.dilation[i], spec.padding[i], spec.kernel[i], em.dim(A, 2 + i), em.dim(B, 2 + i))
+        for i in spec.spatial
+    ]
+    return Operands(spec, A, B, W, batch, rels)
+
+
+def useful_macs(ops: Operands) -> Optional[int]:
+    """Multiply-adds whose operands are both in bounds (static shapes)."""
+    if not all(r.static for r in ops.rels) or not isinstance(ops.batch, int):
+        return None
+    total = ops.batch * ops.spec.groups * ops.ca * ops.cb
+    for r in ops.rels:
+        total *= r.useful()
+    return total
+
+
+def bias_gradient(em: Emitter, dy: Value, acc_type: FloatType) -> Value:
+    """grad_bias[f] = sum_{n, s...} dy[n, f, s...]"""
+    t = dy.type
+    assert isinstance(t, RankedTensorType)
+    rank = t.rank
+    out = em.zeros([em.dim(dy, 1)], acc_type)
+    maps = [AffineMap.identity(rank), AffineMap.from_exprs(rank, [d(1)])]
+    iterators = ["reduction", "parallel"] + ["reduction"] * (rank - 2)
+
+    def body(b: Builder, args: list[Value]) -> list[Value]:
+        x = args[0] if args[0].type == acc_type else b.value("arith.extf", [args[0]], acc_type)
+        return [b.value("arith.addf", [args[1], x], acc_type)]
+
+    return em.generic([dy], [out], maps, iterators, body)[0]
+
+
+def finish(em: Emitter, acc: Value, dtype: FloatType, like: object) -> Value:
+    """Truncate the accumulator to dtype and cast it to the declared type."""
+    value = em.convert_elements(acc, dtype)
+    if isinstance(like, ValueTensorType) and like.shape is not None and like.dtype is not None:
+        target = builtin_tensor_type(like)
+        if value.type != target:
+            value = em.b.value("tensor.cast", [value], target)
+        return em.from_builtin(value, like)
+    return value
+
+
+def lower_conv_backward(op: Operation, peel: str = "auto", stats: Optional[list[str]] = None) -> None:
+    cb = read_conv_backward(op)
+    spec = cb.spec
+    func = op.ancestor("func.func")
+    assert func is not None
+    em = Emitter(Builder.before(op), func)
+    acc_type = accumulator_type(spec.dtype)
+    x, w, dy = em.to_builtin(cb.input), em.to_builtin(cb.weight), em.to_builtin(cb.grad_output)
+    A, B = (x, dy) if spec.transposed else (dy, x)
+    ops = make_operands(em, spec, A, B, w)
+    G = spec.groups
+    Ag, Bg, Wg = split_groups(em, A, G, 1), split_groups(em, B, G, 1), split_groups(em, w, G, 0)
+    wanted = [cb.mask[i] or (op.results[i].has_uses() and isinstance(op.results[i].type, ValueTensorType)) for i in range(3)]
+    values: list[Optional[Value]] = [None, None, None]
+    useful = useful_macs(ops)
+    report = []
+    if wanted[0]:
+        kstats = KernelStats()
+        if spec.transposed:  # grad_input = gather of grad_output: A-shaped
+            acc = emit_kernel(em, "gather", (Bg, Wg), ops.rels, ops.roles(), [r.Ns for r in ops.rels], acc_type, peel, stats=kstats)
+        else:  # grad_input = scatter of grad_output: B-shaped
+            acc = emit_kernel(em, "scatter", (Ag, Wg), ops.rels, ops.roles(), [r.Nb for r in ops.rels], acc_type, peel, stats=kstats)
+        values[0] = finish(em, merge_groups(em, acc, G, 1), spec.dtype, op.results[0].type)
+        report.append(("grad_input", kstats))
+    if wanted[1]:
+        kstats = KernelStats()
+        acc = emit_kernel(em, "weight", (Ag, Bg), ops.rels, ops.roles(), list(spec.kernel), acc_type, peel, stats=kstats)
+        values[1] = finish(em, merge_groups(em, acc, G, 0), spec.dtype, op.results[1].type)
+        report.append(("grad_weight", kstats))
+    if wanted[2]:
+        values[2] = finish(em, bias_gradient(em, dy, acc_type), spec.dtype, op.results[2].type)
+    if stats is not None:
+        for name, k in report:
+            eff = f"{useful / k.executed:.3f}" if useful and k.executed else "n/a (dynamic shape)"
+            stats.append(f"{position_of(op)}: {CONV_BWD} {name}: form=generic ops={k.ops} executed_macs={k.executed or 'dynamic'} useful_macs={useful or 'dynamic'} efficiency={eff}")
+    replace_results(op, values)
+
+
+def replace_results(op: Operation, values: list[Optional[Value]]) -> None:
+    """Replace op's results (unrequested ones that are still used by a
+    `torch.constant.none`) and erase op."""
+    builder = Builder.before(op)
+    for result, value in zip(op.results, values):
+        if value is None and result.has_uses():
+            value = builder.value("torch.constant.none", [], result.type)
+        if value is not None:
+            result.replace_all_uses_with(value)
+    op.erase()
+
+
+@dataclass(frozen=True)
+class ConvBwdToLinalg(Pass):
+    NAME = "convopt-conv-bwd-to-linalg"
+    SUMMARY = "Lower torch.aten.convolution_backward directly to linalg.generic (no flip copy, no zero insertion)"
+    ANCHOR = "func.func"
+
+    peel: str = field(default="auto", metadata={"doc": "split borders off instead of zero padding: auto|always|never"})
+    conv_form: str = field(default="auto", metadata={"doc": "shape of the emitted convolutions: auto|generic|named|im2col"})
+
+    def __post_init__(self) -> None:
+        if self.peel not in ("auto", "always", "never"):
+            raise ValueError(f"peel must be auto, always or never, not '{self.peel}'")
+
+    def run(self, op: Operation, ctx: PassContext) -> None:
+        for target in [o for o in op.walk() if o.name == CONV_BWD]:
+            lower_conv_backward(target, self.peel, ctx.stats)

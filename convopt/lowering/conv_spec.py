@@ -1,0 +1,221 @@
+"""Reading and checking a `torch.aten.convolution_backward` (or
+`torch.aten.convolution`) op: constant parameters, shapes, element type.
+
+Everything the lowerings need is validated here first, so that an op either
+lowers correctly or gets a located `unsupported: ...` / shape error; a
+lowering never meets a configuration it cannot handle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..diagnostics import ConvoptError, Diagnostic, position_of
+from ..ir.attributes import IntegerAttr
+from ..ir.core import Operation, Value
+from ..ir.types import FloatType, Type, ValueTensorType
+
+SUPPORTED_DTYPES = ("f16", "bf16", "f32", "f64")
+
+CONV_BWD = "torch.aten.convolution_backward"
+CONV = "torch.aten.convolution"
+
+
+def unsupported(op: Operation, why: str) -> ConvoptError:
+    return ConvoptError(Diagnostic("error", f"unsupported: {why}", position_of(op)))
+
+
+def invalid(op: Operation, why: str) -> ConvoptError:
+    return ConvoptError(Diagnostic("error", f"'{op.name}' op {why}", position_of(op)))
+
+
+def constant_int(v: Value) -> Optional[int]:
+    op = v.owner
+    if op is not None and op.name == "torch.constant.int":
+        attr = op.attributes.get("value")
+        return attr.value if isinstance(attr, IntegerAttr) else None
+    return None
+
+
+def constant_bool(v: Value) -> Optional[bool]:
+    op = v.owner
+    if op is not None and op.name == "torch.constant.bool":
+        attr = op.attributes.get("value")
+        return bool(attr.value) if isinstance(attr, IntegerAttr) else None
+    return None
+
+
+def is_none(v: Value) -> bool:
+    return v.owner is not None and v.owner.name == "torch.constant.none"
+
+
+def constant_list(v: Value, element=constant_int) -> Optional[list]:
+    op = v.owner
+    if op is None or op.name != "torch.prim.ListConstruct":
+        return None
+    items = [element(x) for x in op.operands]
+    return None if any(i is None for i in items) else items
+
+
+@dataclass(frozen=True)
+class ConvSpec:
+    """One convolution, in PyTorch's terms.
+
+    Regular:    y[n, f, o] = sum_{c, k} x[n, c, S*o + D*k - P] * w[f, c, k]
+    Transposed: y[n, f, S*i + D*k - P] += x[n, c, i] * w[c, f, k]
+    (per spatial dim, channels grouped by `groups`).
+    """
+
+    rank: int  # spatial dims
+    stride: tuple[int, ...]
+    padding: tuple[int, ...]
+    dilation: tuple[int, ...]
+    output_padding: tuple[int, ...]
+    transposed: bool
+    groups: int
+    kernel: tuple[int, ...]
+    in_channels: int
+    out_channels: int
+    dtype: FloatType
+
+    @property
+    def spatial(self) -> range:
+        return range(self.rank)
+
+
+def _shaped(op: Operation, v: Value, what: str) -> ValueTensorType:
+    t = v.type
+    if not isinstance(t, ValueTensorType) or t.shape is None or t.dtype is None:
+        raise unsupported(op, f"{what} must be a !torch.vtensor with known rank and dtype, got '{t}'")
+    return t
+
+
+def _dtype(op: Operation, t: ValueTensorType) -> FloatType:
+    dtype: Type = t.dtype  # type: ignore[assignment]
+    if not isinstance(dtype, FloatType) or dtype.name not in SUPPORTED_DTYPES:
+        raise unsupported(op, f"element type {dtype} (f16, bf16, f32 and f64 are supported)")
+    return dtype
+
+
+def _int_list(op: Operation, v: Value, name: str, rank: int) -> tuple[int, ...]:
+    values = constant_list(v)
+    if values is None:
+        raise unsupported(op, f"non-constant {name} list (expected torch.prim.ListConstruct of torch.constant.int)")
+    if len(values) == 1 and rank > 1:
+        values = values * rank
+    if len(values) != rank:
+        raise invalid(op, f"expects {rank} {name} values for {rank} spatial dims, got {len(values)}")
+    return tuple(values)
+
+
+def read_conv(op: Operation, x: Value, w: Value, stride: Value, padding: Value, dilation: Value, transposed_v: Value, output_padding: Value, groups_v: Value) -> ConvSpec:
+    """Shared reading of the convolution parameters of both ops."""
+    xt = _shaped(op, x, "the input")
+    wt = _shaped(op, w, "the weight")
+    dtype = _dtype(op, xt)
+    if wt.dtype != dtype:
+        raise invalid(op, f"expects input and weight of the same element type, got {xt.dtype} and {wt.dtype}")
+    nd = len(xt.shape) - 2  # type: ignore[arg-type]
+    if nd not in (1, 2, 3):
+        raise unsupported(op, f"tensors of rank {nd + 2} (1, 2 or 3 spatial dims, ranks 3-5, are supported)")
+    if len(wt.shape) != nd + 2:  # type: ignore[arg-type]
+        raise invalid(op, f"expects input and weight of the same rank, got {nd + 2} and {len(wt.shape)}")  # type: ignore[arg-type]
+    if any(d is None for d in wt.shape):  # type: ignore[union-attr]
+        raise unsupported(op, f"dynamic weight shape '{wt}' (kernel and channel sizes must be static)")
+    transposed = constant_bool(transposed_v)
+    if transposed is None:
+        raise unsupported(op, "non-constant 'transposed' flag")
+    groups = constant_int(groups_v)
+    if groups is None:
+        raise unsupported(op, "non-constant 'groups'")
+    s = _int_list(op, stride, "stride", nd)
+    p = _int_list(op, padding, "padding", nd)
+    d = _int_list(op, dilation, "dilation", nd)
+    op_pad = _int_list(op, output_padding, "output_padding", nd)
+    if any(v < 1 for v in s) or any(v < 1 for v in d):
+        raise invalid(op, f"expects stride and dilation >= 1, got stride {list(s)} and dilation {list(d)}")
+    if any(v < 0 for v in p) or any(v < 0 for v in op_pad):
+        raise invalid(op, "expects non-negative padding and output_padding")
+    if groups < 1:
+        raise invalid(op, f"expects groups >= 1, got {groups}")
+    w_shape: tuple[int, ...] = wt.shape  # type: ignore[assignment]
+    kernel = w_shape[2:]
+    if transposed:
+        in_channels, out_channels = w_shape[0], w_shape[1] * groups
+        for i in range(nd):
+            if op_pad[i] >= max(s[i], d[i]):
+                raise invalid(op, f"expects output_padding smaller than stride or dilation, got {op_pad[i]} in dim {i}")
+    else:
+        in_channels, out_channels = w_shape[1] * groups, w_shape[0]
+        if any(op_pad):
+            raise invalid(op, "expects zero output_padding for a non-transposed convolution (PyTorch rejects it)")
+    if in_channels % groups or out_channels % groups:
+        raise invalid(op, f"expects groups ({groups}) to divide the input ({in_channels}) and output ({out_channels}) channels")
+    x_channels = xt.shape[1]  # type: ignore[index]
+    if x_channels is not None and x_channels != in_channels:
+        raise invalid(op, f"expects the input to have {in_channels} channels (weight {list(w_shape)}, groups {groups}), got {x_channels}")
+    if any(k < 1 for k in kernel):
+        raise invalid(op, "expects a non-empty kernel")
+    return ConvSpec(nd, s, p, d, op_pad, transposed, groups, kernel, in_channels, out_channels, dtype)
+
+
+def output_size(spec: ConvSpec, i: int, in_size: int) -> int:
+    """The forward output size along spatial dim i for input size in_size."""
+    s, p, d, k = spec.stride[i], spec.padding[i], spec.dilation[i], spec.kernel[i]
+    if spec.transposed:
+        return (in_size - 1) * s - 2 * p + d * (k - 1) + spec.output_padding[i] + 1
+    return (in_size + 2 * p - d * (k - 1) - 1) // s + 1
+
+
+def check_output_shape(op: Operation, spec: ConvSpec, x: ValueTensorType, y: ValueTensorType, what: str) -> None:
+    """Static sizes of y (forward output / grad_output) must follow from x."""
+    assert x.shape is not None and y.shape is not None
+    if len(y.shape) != spec.rank + 2:
+        raise invalid(op, f"expects {what} of rank {spec.rank + 2}, got '{y}'")
+    if y.shape[1] is not None and y.shape[1] != spec.out_channels:
+        raise invalid(op, f"expects {what} to have {spec.out_channels} channels, got {y.shape[1]}")
+    if x.shape[0] is not None and y.shape[0] is not None and x.shape[0] != y.shape[0]:
+        raise invalid(op, f"expects {what} and the input to have the same batch size, got {y.shape[0]} and {x.shape[0]}")
+    for i in spec.spatial:
+        xi, yi = x.shape[2 + i], y.shape[2 + i]
+        if xi is None or yi is None:
+            continue
+        expected = output_size(spec, i, xi)
+        if expected < 1:
+            raise invalid(op, f"has an empty output along spatial dim {i} (input size {xi}, kernel {spec.kernel[i]}, padding {spec.padding[i]}, dilation {spec.dilation[i]})")
+        if yi != expected:
+            raise invalid(op, f"expects {what} size {expected} along spatial dim {i} (input {xi}), got {yi}")
+
+
+@dataclass(frozen=True)
+class ConvBackward:
+    """A validated convolution_backward: operands, spec, which results."""
+
+    spec: ConvSpec
+    grad_output: Value
+    input: Value
+    weight: Value
+    mask: tuple[bool, bool, bool]
+
+
+def read_conv_backward(op: Operation) -> ConvBackward:
+    if len(op.operands) != 11 or len(op.results) != 3:
+        raise invalid(op, f"expects 11 operands and 3 results, got {len(op.operands)} and {len(op.results)}")
+    go, x, w, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, mask_v = op.operands
+    spec = read_conv(op, x, w, stride, padding, dilation, transposed, output_padding, groups)
+    got = _shaped(op, go, "grad_output")
+    if got.dtype != spec.dtype:
+        raise invalid(op, f"expects grad_output of element type {spec.dtype}, got {got.dtype}")
+    check_output_shape(op, spec, _shaped(op, x, "the input"), got, "grad_output")
+    mask = constant_list(mask_v, constant_bool)
+    if mask is None or len(mask) != 3:
+        raise unsupported(op, "non-constant output_mask (expected a list of three torch.constant.bool)")
+    if not is_none(bias_sizes):
+        sizes = constant_list(bias_sizes)
+        if sizes is None:
+            raise unsupported(op, "non-constant bias_sizes")
+    for index, (result, like) in enumerate(zip(op.results[:2], (x, w))):
+        if isinstance(result.type, ValueTensorType) and result.type != like.type:
+            raise invalid(op, f"expects result #{index} of type '{like.type}', got '{result.type}'")
+    return ConvBackward(spec, go, x, w, tuple(mask))  # type: ignore[arg-type]

@@ -1,0 +1,309 @@
+"""Emitting func/arith/tensor/linalg ops from the lowerings.
+
+Sizes and offsets are `Ix`: a Python int when known statically, an `index`
+SSA value otherwise.  Index arithmetic folds when every input is static, so
+the same lowering code emits fully static IR for static shapes and
+`tensor.dim` / `arith` index computations for dynamic ones.  Constants are
+created once per function, at the top of its entry block.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional, Sequence, Union
+
+from ..ir.affine import AffineMap
+from ..ir.attributes import (
+    AffineMapAttr,
+    ArrayAttr,
+    Attribute,
+    DenseArrayAttr,
+    FloatAttr,
+    IntegerAttr,
+    StringAttr,
+)
+from ..ir.builder import Builder
+from ..ir.core import Block, Operation, Region, Value
+from ..ir.types import FloatType, RankedTensorType, Type, ValueTensorType, builtin_tensor_type, i32, i64, index
+from ..ops import DYNAMIC_INDEX
+
+Ix = Union[int, Value]
+
+
+def ceildiv(a: int, b: int) -> int:
+    return -((-a) // b)
+
+
+class Emitter:
+    """Creates ops before the op being lowered (constants at function entry)."""
+
+    def __init__(self, builder: Builder, func: Operation):
+        self.b = builder
+        self.func = func
+        self._constants: dict[tuple, Value] = {}
+        # Sizes of the tensors this emitter made or measured, by value id, so
+        # that dynamic sizes are computed once and whole slices are recognised.
+        self._sizes: dict[int, tuple[Value, list[Ix]]] = {}
+        self._entry: Block = func.regions[0].blocks[0]
+        for op in self._entry.ops:  # reuse constants the function already has
+            if op.name == "arith.constant":
+                self._constants.setdefault((op.attributes["value"], op.results[0].type), op.results[0])
+
+    # -- constants -------------------------------------------------------------------
+    def constant(self, attr: Attribute, type: Type) -> Value:
+        key = (attr, type)
+        value = self._constants.get(key)
+        if value is None:
+            op = Operation("arith.constant", [], [type], {"value": attr}, pos=self.b.pos, loc=self.b.loc)
+            index_ = 0
+            while index_ < len(self._entry.ops) and self._entry.ops[index_].name == "arith.constant":
+                index_ += 1
+            self._entry.insert(index_, op)
+            if self.b.block is self._entry and self.b.index >= index_:
+                self.b.index += 1
+            value = op.results[0]
+            self._constants[key] = value
+        return value
+
+    def index(self, v: Ix) -> Value:
+        return v if isinstance(v, Value) else self.constant(IntegerAttr(v, index), index)
+
+    def float(self, v: float, t: Type) -> Value:
+        return self.constant(FloatAttr(v, t), t)
+
+    # -- index arithmetic (folds when static) -------------------------------------------
+    def _binary(self, name: str, a: Ix, b: Ix, fold: Callable[[int, int], int]) -> Ix:
+        if isinstance(a, int) and isinstance(b, int):
+            return fold(a, b)
+        return self.b.value(name, [self.index(a), self.index(b)], index)
+
+    def add(self, a: Ix, b: Ix) -> Ix:
+        if b == 0:
+            return a
+        if a == 0:
+            return b
+        return self._binary("arith.addi", a, b, lambda x, y: x + y)
+
+    def sub(self, a: Ix, b: Ix) -> Ix:
+        if b == 0:
+            return a
+        return self._binary("arith.subi", a, b, lambda x, y: x - y)
+
+    def mul(self, a: Ix, b: Ix) -> Ix:
+        if b == 1:
+            return a
+        if a == 1:
+            return b
+        return self._binary("arith.muli", a, b, lambda x, y: x * y)
+
+    def floordiv(self, a: Ix, b: int) -> Ix:
+        if b == 1:
+            return a
+        return self._binary("arith.floordivsi", a, b, lambda x, y: x // y)
+
+    def ceildiv(self, a: Ix, b: int) -> Ix:
+        if b == 1:
+            return a
+        return self._binary("arith.ceildivsi", a, b, ceildiv)
+
+    def max(self, a: Ix, b: Ix) -> Ix:
+        return self._binary("arith.maxsi", a, b, max)
+
+    def min(self, a: Ix, b: Ix) -> Ix:
+        return self._binary("arith.minsi", a, b, min)
+
+    def affine(self, terms: Sequence[tuple[int, Ix]], const: int = 0) -> Ix:
+        """sum(c * x) + const, folded."""
+        acc: Ix = const
+        for c, x in terms:
+            acc = self.add(acc, self.mul(x, c)) if c else acc
+        return acc
+
+    # -- shapes -------------------------------------------------------------------------
+    def remember(self, v: Value, sizes: Sequence[Ix]) -> Value:
+        self._sizes[id(v)] = (v, list(sizes))
+        return v
+
+    def _known(self, t: Value) -> Optional[list[Ix]]:
+        entry = self._sizes.get(id(t))
+        return entry[1] if entry is not None and entry[0] is t else None
+
+    def dim(self, t: Value, i: int) -> Ix:
+        ty = t.type
+        assert isinstance(ty, RankedTensorType)
+        if ty.shape[i] is not None:
+            return ty.shape[i]  # type: ignore[return-value]
+        known = self._known(t)
+        if known is None:
+            known = list(ty.shape)  # type: ignore[arg-type]
+            self.remember(t, known)
+        if known[i] is None:
+            known[i] = self.b.value("tensor.dim", [t, self.index(i)], index)
+        return known[i]
+
+    def shape(self, t: Value) -> list[Ix]:
+        ty = t.type
+        assert isinstance(ty, RankedTensorType)
+        return [self.dim(t, i) for i in range(ty.rank)]
+
+    @staticmethod
+    def tensor_type(shape: Sequence[Ix], element: Type) -> RankedTensorType:
+        return RankedTensorType(tuple(s if isinstance(s, int) else None for s in shape), element)
+
+    # -- tensor ops -------------------------------------------------------------------------
+    def empty(self, shape: Sequence[Ix], element: Type) -> Value:
+        dynamic = [s for s in shape if isinstance(s, Value)]
+        return self.remember(self.b.value("tensor.empty", dynamic, self.tensor_type(shape, element)), shape)
+
+    def fill(self, value: Value, dest: Value) -> Value:
+        return self.structured("linalg.fill", [value], [dest])[0]
+
+    def zeros(self, shape: Sequence[Ix], element: Type) -> Value:
+        return self.fill(self.float(0.0, element), self.empty(shape, element))
+
+    @staticmethod
+    def _mixed(items: Sequence[Ix]) -> tuple[DenseArrayAttr, list[Value]]:
+        static_ = tuple(DYNAMIC_INDEX if isinstance(x, Value) else x for x in items)
+        return DenseArrayAttr(i64, static_), [x for x in items if isinstance(x, Value)]
+
+    def is_whole(self, t: Value, offsets: Sequence[Ix], sizes: Sequence[Ix], strides: Sequence[int]) -> bool:
+        shape = self.shape_no_emit(t)
+        return all(o == 0 and st == 1 and _same(s, d) for o, s, st, d in zip(offsets, sizes, strides, shape))
+
+    def shape_no_emit(self, t: Value) -> list[Optional[Ix]]:
+        ty = t.type
+        assert isinstance(ty, RankedTensorType)
+        known = self._known(t)
+        return [d if d is not None else (known[i] if known is not None else None) for i, d in enumerate(ty.shape)]
+
+    def extract_slice(self, src: Value, offsets: Sequence[Ix], sizes: Sequence[Ix], strides: Sequence[int]) -> Value:
+        if self.is_whole(src, offsets, sizes, strides):
+            return src
+        ty = src.type
+        assert isinstance(ty, RankedTensorType)
+        attrs, dynamic = self._slice_attrs(offsets, sizes, strides)
+        op = self.b.create("tensor.extract_slice", [src, *dynamic[0], *dynamic[1], *dynamic[2]], [self.tensor_type(sizes, ty.element_type)], attrs)
+        op.properties = {"operandSegmentSizes": DenseArrayAttr(i32, (1, len(dynamic[0]), len(dynamic[1]), len(dynamic[2])))}
+        return self.remember(op.results[0], sizes)
+
+    def insert_slice(self, src: Value, dest: Value, offsets: Sequence[Ix], sizes: Sequence[Ix], strides: Sequence[int]) -> Value:
+        if self.is_whole(dest, offsets, sizes, strides):
+            return src
+        attrs, dynamic = self._slice_attrs(offsets, sizes, strides)
+        op = self.b.create("tensor.insert_slice", [src, dest, *dynamic[0], *dynamic[1], *dynamic[2]], [dest.type], attrs)
+        op.properties = {"operandSegmentSizes": DenseArrayAttr(i32, (1, 1, len(dynamic[0]), len(dynamic[1]), len(dynamic[2])))}
+        return self._same_sizes(dest, op.results[0])
+
+    def _slice_attrs(self, offsets: Sequence[Ix], sizes: Sequence[Ix], strides: Sequence[int]) -> tuple[dict[str, Attribute], list[list[Value]]]:
+        o, od = self._mixed(offsets)
+        s, sd = self._mixed(sizes)
+        st, std = self._mixed(list(strides))
+        return {"static_offsets": o, "static_sizes": s, "static_strides": st}, [od, sd, std]
+
+    def pad(self, src: Value, low: Sequence[Ix], high: Sequence[Ix]) -> Value:
+        """Zero-pad src (no-op when every pad is 0)."""
+        if all(x == 0 for x in list(low) + list(high)):
+            return src
+        ty = src.type
+        assert isinstance(ty, RankedTensorType)
+        shape = [self.add(self.add(lo, d), hi) for lo, d, hi in zip(low, self.shape(src), high)]
+        lo_attr, lo_dyn = self._mixed(low)
+        hi_attr, hi_dyn = self._mixed(high)
+        body = Block([index] * ty.rank)
+        Builder(body).create("tensor.yield", [self.float(0.0, ty.element_type)])
+        op = self.b.create("tensor.pad", [src, *lo_dyn, *hi_dyn], [self.tensor_type(shape, ty.element_type)], {"static_low": lo_attr, "static_high": hi_attr}, [Region([body])])
+        op.properties = {"operandSegmentSizes": DenseArrayAttr(i32, (1, len(lo_dyn), len(hi_dyn)))}
+        return self.remember(op.results[0], shape)
+
+    def expand(self, src: Value, groups: Sequence[Sequence[int]], shape: Sequence[Ix]) -> Value:
+        ty = src.type
+        assert isinstance(ty, RankedTensorType)
+        static_, dynamic = self._mixed(shape)
+        attrs = {"reassociation": _reassociation(groups), "static_output_shape": static_}
+        result = self.b.value("tensor.expand_shape", [src, *dynamic], self.tensor_type(shape, ty.element_type), attrs)
+        return self.remember(result, shape)
+
+    def collapse(self, src: Value, groups: Sequence[Sequence[int]]) -> Value:
+        ty = src.type
+        assert isinstance(ty, RankedTensorType)
+        shape: list[Optional[int]] = []
+        for g in groups:
+            dims = [ty.shape[i] for i in g]
+            if any(d is None for d in dims):
+                shape.append(None)
+            else:
+                prod = 1
+                for d in dims:
+                    prod *= d  # type: ignore[operator]
+                shape.append(prod)
+        return self.b.value("tensor.collapse_shape", [src], RankedTensorType(tuple(shape), ty.element_type), {"reassociation": _reassociation(groups)})
+
+    def _same_sizes(self, like: Value, v: Value) -> Value:
+        known = self._known(like)
+        return self.remember(v, known) if known is not None else v
+
+    # -- linalg ---------------------------------------------------------------------------------
+    def structured(self, name: str, ins: Sequence[Value], outs: Sequence[Value], attributes: Optional[dict[str, Attribute]] = None) -> list[Value]:
+        """A linalg named op (fill, matmul, conv_*, transpose, ...)."""
+        op = self.b.create(name, [*ins, *outs], [v.type for v in outs], attributes or {})
+        op.properties = {"operandSegmentSizes": DenseArrayAttr(i32, (len(ins), len(outs)))}
+        return [self._same_sizes(o, r) for o, r in zip(outs, op.results)]
+
+    def generic(
+        self,
+        ins: Sequence[Value],
+        outs: Sequence[Value],
+        maps: Sequence[AffineMap],
+        iterators: Sequence[str],
+        body: Callable[[Builder, list[Value]], list[Value]],
+    ) -> list[Value]:
+        """`linalg.generic`; body(builder, block args) returns the yielded values."""
+        block = Block([_element(v.type) for v in [*ins, *outs]])
+        inner = Builder(block, pos=self.b.pos, loc=self.b.loc)
+        inner.create("linalg.yield", body(inner, list(block.args)))
+        attrs = {
+            "indexing_maps": ArrayAttr(tuple(AffineMapAttr(m) for m in maps)),
+            "iterator_types": ArrayAttr(tuple(StringAttr(i) for i in iterators)),
+        }
+        op = self.b.create("linalg.generic", [*ins, *outs], [v.type for v in outs], attrs, [Region([block])])
+        op.properties = {"operandSegmentSizes": DenseArrayAttr(i32, (len(ins), len(outs)))}
+        return [self._same_sizes(o, r) for o, r in zip(outs, op.results)]
+
+    def convert_elements(self, src: Value, element: Type) -> Value:
+        """Elementwise arith.truncf / arith.extf of a tensor into a new one."""
+        ty = src.type
+        assert isinstance(ty, RankedTensorType) and isinstance(element, FloatType)
+        if ty.element_type == element:
+            return src
+        out = self.empty(self.shape(src), element)
+        src_t = ty.element_type
+        assert isinstance(src_t, FloatType)
+        cast = "arith.truncf" if src_t.width > element.width else "arith.extf"
+        ident = AffineMap.identity(ty.rank)
+        return self.generic([src], [out], [ident, ident], ["parallel"] * ty.rank, lambda b, a: [b.value(cast, [a[0]], element)])[0]
+
+    # -- torch boundary ----------------------------------------------------------------------------
+    def to_builtin(self, v: Value) -> Value:
+        t = v.type
+        if isinstance(t, RankedTensorType):
+            return v
+        assert isinstance(t, ValueTensorType)
+        return self.b.value("torch_c.to_builtin_tensor", [v], builtin_tensor_type(t))
+
+    def from_builtin(self, v: Value, t: Type) -> Value:
+        return self.b.value("torch_c.from_builtin_tensor", [v], t)
+
+
+def _element(t: Type) -> Type:
+    return t.element_type if isinstance(t, RankedTensorType) else t
+
+
+def _reassociation(groups: Sequence[Sequence[int]]) -> ArrayAttr:
+    return ArrayAttr(tuple(ArrayAttr(tuple(IntegerAttr(i, i64) for i in g)) for g in groups))
+
+
+def _same(a: Ix, b: Optional[Ix]) -> bool:
+    if b is None:
+        return False
+    if isinstance(a, int) or isinstance(b, int):
+        return a == b
+    return a is b

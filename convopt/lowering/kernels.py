@@ -1,0 +1,357 @@
+"""Convolution kernels as `linalg.generic` ops, built one spatial dim at a time.
+
+Every convolution and each of its gradients is a sum over the triples
+(s, k, b) of one relation per spatial dim
+
+    b = S*s + D*k - P        0 <= s < Ns,  0 <= k < K,  0 <= b < Nb
+
+between a position s on the strided ("small") side, a kernel tap k and a
+position b on the other ("big") side.  With A the small-side tensor, B the
+big-side tensor and W the weight, there are three kernels:
+
+    gather   out[s] = sum_k          B[S*s + D*k - P] * W[k]
+    scatter  out[b] = sum_{s,k: b = S*s + D*k - P}   A[s] * W[k]
+    weight   out[k] = sum_s          A[s] * B[S*s + D*k - P]
+
+A regular convolution has A = output, B = input: its forward is a gather,
+its grad_input a scatter, its grad_weight the weight kernel.  A transposed
+convolution swaps the roles (A = its input, B = its output): its forward is a
+scatter, its grad_input a gather, and grad_weight the weight kernel again.
+
+Channels: A is [N, G*Ca, s...], B is [N, G*Cb, b...], W is [G*Ca, Cb, k...]
+(for a regular convolution Ca = Cout/G, Cb = Cin/G; transposed Ca = Cin/G,
+Cb = Cout/G), expanded to separate groups when G > 1.
+
+Along each spatial dim a kernel is cut into `Piece`s, each a dense
+rectangle of (output position, reduction index) whose accesses are affine:
+
+* scatter without zero insertion: each tap k adds A[s] * W[k] into the
+  strided slice b = S*s + D*k - P of the output (the phase of b mod S that
+  the tap reaches), over exactly the s whose b is in bounds -- the flip of
+  the kernel is in the slice offsets; maps keep non-negative coefficients;
+* gather and weight: "padded" pieces cover a whole phase and may read outside A or B, which is
+  then zero-padded once; "peeled" pieces split the output where the valid
+  reduction range changes, so that every multiply-add they execute is
+  useful (no padding at all).  Static dims whose padded form would waste
+  more than PEEL_WASTE of their multiply-adds are peeled.
+
+The n-D op of a piece combination is one `linalg.generic`; its result is
+inserted into a zero-initialised accumulator (in f32 for f16/bf16).  Disjoint
+pieces start from a fresh zero tile (IREE 3.13 fails to compile some
+convolution-like ops whose init is a slice of another op's result); scatter
+taps, which overlap, accumulate into the slice they update.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from ..ir.affine import AffineExpr, AffineMap, d
+from ..ir.builder import Builder
+from ..ir.core import Value
+from ..ir.types import FloatType, Type
+from .emit import Emitter, Ix, ceildiv
+
+PEEL_WASTE = 0.05
+"""A static dim is peeled when padding would waste more than this fraction
+of its multiply-adds."""
+
+
+@dataclass(frozen=True)
+class Rel:
+    """One spatial dim: b = S*s + D*k - P with sizes Ns, K, Nb."""
+
+    S: int
+    D: int
+    P: int
+    K: int
+    Ns: Ix
+    Nb: Ix
+
+    @property
+    def static(self) -> bool:
+        return isinstance(self.Ns, int) and isinstance(self.Nb, int)
+
+    def useful(self) -> int:
+        """Number of valid (s, k) pairs (static dims)."""
+        assert isinstance(self.Ns, int) and isinstance(self.Nb, int)
+        return sum(len(_valid_s(self, k)) for k in range(self.K))
+
+
+def _valid_s(r: Rel, k: int) -> range:
+    assert isinstance(r.Ns, int) and isinstance(r.Nb, int)
+    lo = max(0, ceildiv(r.P - r.D * k, r.S))
+    hi = min(r.Ns - 1, (r.Nb - 1 + r.P - r.D * k) // r.S)
+    return range(lo, hi + 1)
+
+
+@dataclass(frozen=True)
+class Span:
+    """Positions offset + stride*i, 0 <= i < size, in an operand's own
+    (unpadded) coordinates along one dim."""
+
+    offset: Ix
+    size: Ix
+    stride: int = 1
+
+
+@dataclass(frozen=True)
+class Access:
+    """An input's slice along one dim and its index inside that slice:
+    c_out * o + c_red * r + const, with o the output loop and r the
+    reduction loop of the dim."""
+
+    span: Span
+    c_out: int
+    c_red: int
+    const: int = 0
+
+
+@dataclass(frozen=True)
+class Piece:
+    out: Span
+    red: Ix
+    ins: tuple[Access, Access]
+
+    def macs(self) -> Optional[int]:
+        if isinstance(self.out.size, int) and isinstance(self.red, int):
+            return self.out.size * self.red
+        return None
+
+
+def _runs(n: int, valid) -> list[tuple[int, int, int, int]]:
+    """Maximal runs [x0, x1) of x in [0, n) with the same non-empty valid
+    range [lo, hi]; returns (x0, x1, lo, hi)."""
+    runs: list[list[int]] = []
+    for x in range(n):
+        lo, hi = valid(x)
+        if lo > hi:
+            continue
+        if runs and runs[-1][1] == x and runs[-1][2:] == [lo, hi]:
+            runs[-1][1] = x + 1
+        else:
+            runs.append([x, x + 1, lo, hi])
+    return [tuple(r) for r in runs]  # type: ignore[misc]
+
+
+# --- pieces of each kernel along one dim ------------------------------------------------------
+
+def gather_pieces(em: Emitter, r: Rel, peel: bool) -> list[Piece]:
+    """out[s] = sum_k B[S*s + D*k - P] * W[k]; inputs (B, W)."""
+    if not peel:
+        size = em.add(em.mul(em.sub(r.Ns, 1), r.S), r.D * (r.K - 1) + 1)
+        return [Piece(Span(0, r.Ns), r.K, (Access(Span(-r.P, size), r.S, r.D), Access(Span(0, r.K), 0, 1)))]
+    assert isinstance(r.Ns, int) and isinstance(r.Nb, int)
+    Nb = r.Nb
+
+    def taps(s: int) -> tuple[int, int]:
+        return max(0, ceildiv(r.P - r.S * s, r.D)), min(r.K - 1, (Nb - 1 + r.P - r.S * s) // r.D)
+
+    pieces = []
+    for s0, s1, lo, hi in _runs(r.Ns, taps):
+        ns, nk = s1 - s0, hi - lo + 1
+        b = Access(Span(r.S * s0 + r.D * lo - r.P, r.S * (ns - 1) + r.D * (nk - 1) + 1), r.S, r.D)
+        pieces.append(Piece(Span(s0, ns), nk, (b, Access(Span(lo, nk), 0, 1))))
+    return pieces
+
+
+def scatter_pieces(em: Emitter, r: Rel, peel: bool) -> list[Piece]:
+    """out[b] = sum_{s,k: b = S*s + D*k - P} A[s] * W[k]; inputs (A, W).
+
+    One piece per tap k: the positions b = S*s + (D*k - P) it reaches form a
+    strided slice of the output (one phase of b mod S), and over the s whose b
+    is in bounds it adds A[s] * W[k] -- a dense stride-1 op whose maps are
+    plain positions.  The flip of the kernel lives in the per-tap slice
+    offsets, so no map has a negative coefficient (linalg tiling, and so
+    IREE, computes wrong slice sizes for those), no copy of the weight is
+    flipped and no zeros are inserted: every multiply-add is useful."""
+    pieces = []
+    for k in range(r.K):
+        lo = max(0, ceildiv(r.P - r.D * k, r.S))
+        if isinstance(r.Ns, int) and isinstance(r.Nb, int):
+            hi: Ix = min(r.Ns - 1, (r.Nb - 1 + r.P - r.D * k) // r.S)
+            if hi < lo:  # type: ignore[operator]
+                continue
+            n: Ix = hi - lo + 1  # type: ignore[operator]
+        else:
+            hi = em.min(em.sub(r.Ns, 1), em.floordiv(em.add(r.Nb, r.P - r.D * k - 1), r.S))
+            n = em.max(0, em.add(em.sub(hi, lo), 1))
+        out = Span(r.S * lo + r.D * k - r.P, n, r.S)
+        pieces.append(Piece(out, 1, (Access(Span(lo, n), 1, 0), Access(Span(k, 1), 0, 1))))
+    return pieces
+
+
+def weight_pieces(em: Emitter, r: Rel, peel: bool) -> list[Piece]:
+    """out[k] = sum_s A[s] * B[S*s + D*k - P]; inputs (A, B)."""
+    if not peel:
+        size = em.add(em.mul(em.sub(r.Ns, 1), r.S), r.D * (r.K - 1) + 1)
+        return [Piece(Span(0, r.K), r.Ns, (Access(Span(0, r.Ns), 0, 1), Access(Span(-r.P, size), r.D, r.S)))]
+    pieces = []
+    for k0, k1, lo, hi in _runs(r.K, lambda k: (_valid_s(r, k).start, _valid_s(r, k).stop - 1)):
+        nk, ns = k1 - k0, hi - lo + 1
+        b = Access(Span(r.S * lo + r.D * k0 - r.P, r.S * (ns - 1) + r.D * (nk - 1) + 1), r.D, r.S)
+        pieces.append(Piece(Span(k0, nk), ns, (Access(Span(lo, ns), 0, 1), b)))
+    return pieces
+
+
+PIECES = {"gather": gather_pieces, "scatter": scatter_pieces, "weight": weight_pieces}
+
+
+def choose_peel(kind: str, em: Emitter, r: Rel, policy: str) -> bool:
+    """Peel a static dim whose padded form wastes more than PEEL_WASTE."""
+    if kind == "scatter" or policy == "never" or not r.static:
+        return False
+    if policy == "always":
+        return True
+    executed = sum(p.macs() or 0 for p in PIECES[kind](em, r, False))
+    return executed > 0 and r.useful() < (1 - PEEL_WASTE) * executed
+
+
+# --- the n-D op ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class KernelDef:
+    """Loop dims by role: non-spatial parallel roles, then one output loop per
+    spatial dim, then non-spatial reduction roles, then one reduction loop
+    per spatial dim.  Operand and output dims are named by role; their
+    spatial dims follow."""
+
+    parallel: tuple[str, ...]
+    reduction: tuple[str, ...]
+    inputs: tuple[tuple[str, ...], tuple[str, ...]]
+    output: tuple[str, ...]
+
+
+KERNELS = {
+    # out A[n, g, ca, s] = sum_{cb, k} B[n, g, cb, S*s + D*k - P] * W[g, ca, cb, k]
+    "gather": KernelDef(("n", "g", "ca"), ("cb",), (("n", "g", "cb"), ("g", "ca", "cb")), ("n", "g", "ca")),
+    # out B[n, g, cb, S*s + D*k - P] += sum_{ca} A[n, g, ca, s] * W[g, ca, cb, k]   (one op per tap k)
+    "scatter": KernelDef(("n", "g", "cb"), ("ca",), (("n", "g", "ca"), ("g", "ca", "cb")), ("n", "g", "cb")),
+    # out W[g, ca, cb, k] = sum_{n, s} A[n, g, ca, s] * B[n, g, cb, S*s + D*k - P]
+    "weight": KernelDef(("g", "ca", "cb"), ("n",), (("n", "g", "ca"), ("n", "g", "cb")), ("g", "ca", "cb")),
+}
+
+
+@dataclass
+class KernelStats:
+    executed: int = 0
+    useful: int = 0
+    ops: int = 0
+
+
+def emit_kernel(
+    em: Emitter,
+    kind: str,
+    ins: tuple[Value, Value],
+    rels: Sequence[Rel],
+    roles: dict[str, Ix],
+    out_spatial: Sequence[Ix],
+    acc_type: FloatType,
+    peel_policy: str = "auto",
+    init: Optional[Value] = None,
+    stats: Optional[KernelStats] = None,
+) -> Value:
+    """Build `kind` over the (group-expanded) inputs; returns the accumulator
+    [output roles..., out_spatial...] in acc_type.  roles maps n/g/ca/cb to
+    sizes; a role of size None is absent (g when groups == 1)."""
+    kdef = KERNELS[kind]
+    present = [r for r in roles if roles[r] is not None]
+    par = [r for r in kdef.parallel if r in present]
+    red = [r for r in kdef.reduction if r in present]
+    nd = len(rels)
+    loop = {name: i for i, name in enumerate(par)}
+    out_loops = [len(par) + i for i in range(nd)]
+    loop.update({name: len(par) + nd + i for i, name in enumerate(red)})
+    red_loops = [len(par) + nd + len(red) + i for i in range(nd)]
+    n_loops = len(par) + len(red) + 2 * nd
+    iterators = ["parallel"] * (len(par) + nd) + ["reduction"] * (len(red) + nd)
+
+    per_dim = [PIECES[kind](em, r, choose_peel(kind, em, r, peel_policy)) for r in rels]
+    in_roles = [[x for x in names if x in present] for names in kdef.inputs]
+    out_roles = [x for x in kdef.output if x in present]
+
+    # Zero-pad each input once, as far as any piece reads outside it.
+    padded = []
+    shifts: list[list[Ix]] = []
+    for j, value in enumerate(ins):
+        lead = len(in_roles[j])
+        low: list[Ix] = [0] * lead
+        high: list[Ix] = [0] * lead
+        for i in range(nd):
+            size = em.dim(value, lead + i)
+            lo: Ix = 0
+            hi: Ix = 0
+            for piece in per_dim[i]:
+                span = piece.ins[j].span
+                end = em.add(span.offset, em.mul(em.sub(span.size, 1), span.stride))
+                lo = _max0(em, lo, em.sub(0, span.offset))
+                hi = _max0(em, hi, em.sub(em.add(end, 1), size))
+            low.append(lo)
+            high.append(hi)
+        padded.append(em.pad(value, low, high))
+        shifts.append(low[lead:])
+
+    acc = init
+    if acc is None:
+        acc = em.zeros([roles[r] for r in out_roles] + list(out_spatial), acc_type)  # type: ignore[misc]
+    for combo in itertools.product(*per_dim):
+        in_slices = []
+        for j, value in enumerate(padded):
+            lead = len(in_roles[j])
+            offsets = [0] * lead + [em.add(p.ins[j].span.offset, shifts[j][i]) for i, p in enumerate(combo)]
+            sizes = em.shape(value)[:lead] + [p.ins[j].span.size for p in combo]
+            strides = [1] * lead + [p.ins[j].span.stride for p in combo]
+            in_slices.append(em.extract_slice(value, offsets, sizes, strides))
+        lead = len(out_roles)
+        out_off = [0] * lead + [p.out.offset for p in combo]
+        out_sizes = em.shape(acc)[:lead] + [p.out.size for p in combo]
+        out_strides = [1] * lead + [p.out.stride for p in combo]
+        if kind == "scatter" or em.is_whole(acc, out_off, out_sizes, out_strides):
+            out_slice = em.extract_slice(acc, out_off, out_sizes, out_strides)  # taps accumulate
+        else:
+            # Pieces of gather and weight are disjoint: each computes into a
+            # fresh zero tile, which IREE fuses into the op's dispatch.
+            out_slice = em.zeros(out_sizes, acc_type)
+        maps = []
+        for j in range(2):
+            exprs: list[AffineExpr] = [d(loop[x]) for x in in_roles[j]]
+            for i, p in enumerate(combo):
+                a = p.ins[j]
+                exprs.append(d(out_loops[i]) * a.c_out + d(red_loops[i]) * a.c_red + a.const)
+            maps.append(AffineMap.from_exprs(n_loops, exprs))
+        maps.append(AffineMap.from_exprs(n_loops, [d(loop[x]) for x in out_roles] + [d(out_loops[i]) for i in range(nd)]))
+        result = em.generic(in_slices, [out_slice], maps, iterators, lambda b, args: [multiply_add(b, args[0], args[1], args[2], acc_type)])
+        acc = em.insert_slice(result[0], acc, out_off, out_sizes, out_strides)
+        if stats is not None:
+            stats.ops += 1
+            macs = [p.macs() for p in combo]
+            lead_sizes = [roles[x] for x in par + red]
+            if all(isinstance(m, int) for m in macs) and all(isinstance(s, int) for s in lead_sizes):
+                total = 1
+                for m in macs + lead_sizes:
+                    total *= m  # type: ignore[operator]
+                stats.executed += total
+    return acc
+
+
+def _max0(em: Emitter, current: Ix, candidate: Ix) -> Ix:
+    if isinstance(candidate, int):
+        return max(current, candidate) if isinstance(current, int) else em.max(current, candidate)
+    return em.max(current, candidate)
+
+
+def multiply_add(b: Builder, x: Value, y: Value, acc: Value, acc_type: Type) -> Value:
+    """acc + x * y, with x and y extended to the accumulator type first."""
+    if x.type != acc_type:
+        x = b.value("arith.extf", [x], acc_type)
+    if y.type != acc_type:
+        y = b.value("arith.extf", [y], acc_type)
+    product = b.value("arith.mulf", [x, y], acc_type)
+    return b.value("arith.addf", [acc, product], acc_type)
+
+
+def accumulator_type(dtype: FloatType) -> FloatType:
+    """f16 and bf16 accumulate in f32; f32 and f64 in themselves."""
+    return FloatType("f32") if dtype.name in ("f16", "bf16") else dtype

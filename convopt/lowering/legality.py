@@ -1,0 +1,39 @@
+"""Which convolution_backward ops a backend takes as they are.
+
+A target profile decides per op; `--backend-legal-ops` names the op kinds the
+backend accepts at all (torch-mlir's `backend-legal-ops`).  An op is lowered
+directly when its kind is legal *and* the profile accepts this instance;
+otherwise it is decomposed into ordinary convolutions first.
+
+    linalg   every convolution_backward is legal
+    rocmlir  MIGraphX's rule for sending convolution_backwards to rocMLIR:
+             element type f32, f16 or bf16, and either 2-D (any groups) or
+             1-D/3-D with groups == 1
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .conv_spec import ConvSpec
+
+DEFAULT_LEGAL_OPS = ("aten.convolution_backward",)
+TARGETS = ("linalg", "rocmlir")
+
+
+def target_rejects(target: str, spec: ConvSpec) -> Optional[str]:
+    """Why `target` does not take this convolution_backward (None: it does)."""
+    if target == "linalg":
+        return None
+    if target == "rocmlir":
+        if spec.dtype.name not in ("f32", "f16", "bf16"):
+            return f"element type {spec.dtype} is not legal for target rocmlir"
+        if spec.rank != 2 and spec.groups != 1:
+            return f"{spec.rank}-D with groups={spec.groups} is not legal for target rocmlir"
+        return None
+    raise ValueError(f"unknown target '{target}' (known: {', '.join(TARGETS)})")
+
+
+def describe(spec: ConvSpec) -> str:
+    kind = "transposed " if spec.transposed else ""
+    return f"{spec.rank}-D {kind}{spec.dtype} groups={spec.groups}"

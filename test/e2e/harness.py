@@ -1,0 +1,454 @@
+"""End-to-end numeric checks: torch-dialect IR for a convolution_backward
+configuration -> convopt -> IREE (llvm-cpu) -> run -> compare with PyTorch.
+
+Also counts the multiply-adds the emitted IR executes (iteration-domain size
+of every linalg op whose body multiplies, evaluated with the concrete input
+sizes) and the useful ones (pairs of in-bounds operands, counted by brute
+force), for the MAC-efficiency bound.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+TOLERANCE = {"f32": 1e-4, "f64": 1e-9, "f16": 2e-2, "bf16": 5e-2}
+TORCH_DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16"}
+
+
+@dataclass(frozen=True)
+class Config:
+    """One aten.convolution_backward call, in PyTorch's terms."""
+
+    name: str
+    batch: int
+    cin: int
+    cout: int
+    spatial: tuple[int, ...]
+    kernel: tuple[int, ...]
+    stride: tuple[int, ...]
+    padding: tuple[int, ...]
+    dilation: tuple[int, ...]
+    groups: int = 1
+    transposed: bool = False
+    output_padding: tuple[int, ...] = ()
+    mask: tuple[bool, bool, bool] = (True, True, True)
+    dtype: str = "f32"
+    dynamic: tuple[str, ...] = ()  # "batch" and/or "spatial"
+    bias_sizes: bool = True  # bias_sizes as a list (else none)
+    seed: int = 0
+
+    @property
+    def rank(self) -> int:
+        return len(self.spatial)
+
+    @property
+    def out_padding(self) -> tuple[int, ...]:
+        return self.output_padding or (0,) * self.rank
+
+    def weight_shape(self) -> tuple[int, ...]:
+        if self.transposed:
+            return (self.cin, self.cout // self.groups, *self.kernel)
+        return (self.cout, self.cin // self.groups, *self.kernel)
+
+    def output_spatial(self) -> tuple[int, ...]:
+        out = []
+        for i in range(self.rank):
+            s, p, d, k, n = self.stride[i], self.padding[i], self.dilation[i], self.kernel[i], self.spatial[i]
+            if self.transposed:
+                out.append((n - 1) * s - 2 * p + d * (k - 1) + self.out_padding[i] + 1)
+            else:
+                out.append((n + 2 * p - d * (k - 1) - 1) // s + 1)
+        return tuple(out)
+
+    def valid(self) -> bool:
+        return all(o >= 1 for o in self.output_spatial()) and self.cin % self.groups == 0 and self.cout % self.groups == 0
+
+
+def _vt(shape: tuple, dtype: str, dynamic: tuple[bool, ...]) -> str:
+    dims = ",".join("?" if dyn else str(s) for s, dyn in zip(shape, dynamic))
+    return f"!torch.vtensor<[{dims}],{dtype}>"
+
+
+def torch_ir(cfg: Config) -> str:
+    """The torch-dialect function for cfg, as the FX importer writes it."""
+    nd = cfg.rank
+    x_shape = (cfg.batch, cfg.cin, *cfg.spatial)
+    y_shape = (cfg.batch, cfg.cout, *cfg.output_spatial())
+    dyn_b = "batch" in cfg.dynamic
+    dyn_s = "spatial" in cfg.dynamic
+    dyn = (dyn_b, False) + (dyn_s,) * nd
+    x_t = _vt(x_shape, cfg.dtype, dyn)
+    y_t = _vt(y_shape, cfg.dtype, dyn)
+    w_t = _vt(cfg.weight_shape(), cfg.dtype, (False,) * (nd + 2))
+    b_t = _vt((cfg.cout,), cfg.dtype, (False,))
+    lines = []
+    ints: dict[int, str] = {}
+
+    def const_int(v: int) -> str:
+        if v not in ints:
+            ints[v] = f"%int{v}".replace("-", "m")
+            lines.append(f"  {ints[v]} = torch.constant.int {v}")
+        return ints[v]
+
+    def int_list(vals) -> str:
+        name = f"%l{len(lines)}"
+        elems = [const_int(v) for v in vals]
+        lines.append(f"  {name} = torch.prim.ListConstruct {', '.join(elems)} : ({', '.join(['!torch.int'] * len(elems))}) -> !torch.list<int>")
+        return name
+
+    if cfg.bias_sizes:
+        bias = int_list([cfg.cout])
+    else:
+        bias = "%none"
+        lines.append("  %none = torch.constant.none")
+    stride, padding, dilation, outpad = int_list(cfg.stride), int_list(cfg.padding), int_list(cfg.dilation), int_list(cfg.out_padding)
+    lines.append(f"  %transposed = torch.constant.bool {'true' if cfg.transposed else 'false'}")
+    groups = const_int(cfg.groups)
+    lines.append("  %t = torch.constant.bool true")
+    lines.append("  %f = torch.constant.bool false")
+    mask = ", ".join("%t" if m else "%f" for m in cfg.mask)
+    lines.append(f"  %mask = torch.prim.ListConstruct {mask} : (!torch.bool, !torch.bool, !torch.bool) -> !torch.list<bool>")
+    result_types = [x_t if cfg.mask[0] else "!torch.none", w_t if cfg.mask[1] else "!torch.none", b_t if cfg.mask[2] else "!torch.none"]
+    operand_types = [y_t, x_t, w_t, "!torch.list<int>" if cfg.bias_sizes else "!torch.none"] + ["!torch.list<int>"] * 3 + ["!torch.bool", "!torch.list<int>", "!torch.int", "!torch.list<bool>"]
+    lines.append(
+        f"  %r:3 = torch.aten.convolution_backward %go, %x, %w, {bias}, {stride}, {padding}, {dilation}, %transposed, {outpad}, {groups}, %mask : "
+        f"{', '.join(operand_types)} -> {', '.join(result_types)}"
+    )
+    returned = [(f"%r#{i}", result_types[i]) for i in range(3) if cfg.mask[i]]
+    lines.append(f"  return {', '.join(v for v, _ in returned)} : {', '.join(t for _, t in returned)}")
+    sig = f"func.func @main(%go: {y_t}, %x: {x_t}, %w: {w_t}) -> ({', '.join(t for _, t in returned)}) {{"
+    return sig + "\n" + "\n".join(lines) + "\n}\n"
+
+
+# --- reference ------------------------------------------------------------------------------
+
+def inputs(cfg: Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(cfg.seed)
+    x = rng.standard_normal((cfg.batch, cfg.cin, *cfg.spatial))
+    w = rng.standard_normal(cfg.weight_shape())
+    go = rng.standard_normal((cfg.batch, cfg.cout, *cfg.output_spatial()))
+    return go, x, w
+
+
+def reference(cfg: Config, go: np.ndarray, x: np.ndarray, w: np.ndarray) -> list[Optional[np.ndarray]]:
+    """torch.ops.aten.convolution_backward in float64 on the values the
+    compiled code sees (already rounded to cfg.dtype)."""
+    import torch
+
+    t = lambda a: torch.from_numpy(np.asarray(a, dtype=np.float64))  # noqa: E731
+    results = torch.ops.aten.convolution_backward(
+        t(go), t(x), t(w), [cfg.cout] if cfg.bias_sizes else None, list(cfg.stride), list(cfg.padding), list(cfg.dilation),
+        cfg.transposed, list(cfg.out_padding), cfg.groups, list(cfg.mask),
+    )
+    return [r.numpy() if r is not None else None for r in results]
+
+
+def round_to(a: np.ndarray, dtype: str) -> np.ndarray:
+    """Values as the device holds them in dtype (as float64)."""
+    return to_device(a, dtype).astype(np.float64)
+
+
+def to_device(a: np.ndarray, dtype: str) -> np.ndarray:
+    if dtype == "bf16":
+        import ml_dtypes
+
+        return np.asarray(a, dtype=np.float32).astype(ml_dtypes.bfloat16)
+    return np.asarray(a, dtype={"f32": np.float32, "f64": np.float64, "f16": np.float16}[dtype])
+
+
+# --- convopt and IREE ------------------------------------------------------------------------
+
+def lower(text: str, args: tuple[str, ...] = ("--lower-conv-bwd",)) -> str:
+    """Run convopt in-process (same code path as the CLI) and return its output."""
+    from convopt.diagnostics import DiagnosticEngine, SourceFile
+    from convopt.driver import Options, process
+
+    opts = _options(args)
+    engine = DiagnosticEngine()
+    out = process(SourceFile("<e2e>", text), Options(pipeline=opts), engine)
+    if out is None:
+        raise RuntimeError("convopt failed:\n" + "\n".join(d.render() for d in engine.diagnostics))
+    return out
+
+
+def _options(args: tuple[str, ...]) -> str:
+    from convopt.cli import default_pipeline
+
+    target = None
+    legal = None
+    lower_ = decompose = False
+    form = None
+    for a in args:
+        if a == "--lower-conv-bwd":
+            lower_ = True
+        elif a == "--decompose-conv-bwd":
+            decompose = True
+        elif a.startswith("--target="):
+            target = a.split("=", 1)[1]
+        elif a.startswith("--backend-legal-ops="):
+            legal = a.split("=", 1)[1]
+        elif a.startswith("--conv-form="):
+            form = a.split("=", 1)[1]
+    return default_pipeline(lower_, decompose, target, legal, False, form)
+
+
+def compile_and_run(text: str, args: list[np.ndarray], f64: bool = False) -> list[np.ndarray]:
+    import iree.compiler as ireec
+    import iree.runtime as ireert
+
+    flags = ["--iree-llvmcpu-target-cpu=host"]
+    if f64:
+        flags.append("--iree-input-demote-f64-to-f32=false")
+    vmfb = ireec.compile_str(text, target_backends=["llvm-cpu"], extra_args=flags)
+    config = ireert.Config("local-sync")
+    ctx = ireert.SystemContext(config=config)
+    ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
+    result = ctx.modules.module["main"](*args)
+    if not isinstance(result, (tuple, list)):
+        result = [result]
+    return [np.asarray(r.to_host()).astype(np.float64) for r in result]
+
+
+# --- MAC counting ----------------------------------------------------------------------------
+
+def executed_macs(text: str, arg_shapes: list[tuple[int, ...]]) -> int:
+    """Sum of iteration-domain sizes of the linalg ops whose body multiplies,
+    with dynamic sizes evaluated for the given function argument shapes."""
+    from convopt.diagnostics import SourceFile
+    from convopt.ir.attributes import AffineMapAttr, ArrayAttr, IntegerAttr
+    from convopt.ir.types import RankedTensorType
+    from convopt.ops import DYNAMIC_INDEX
+    from convopt.parser import parse
+
+    module = parse(SourceFile("<macs>", text)).module
+    func = next(op for op in module.walk() if op.name == "func.func")
+    shapes: dict[int, tuple[int, ...]] = {}
+    ints: dict[int, int] = {}
+    for arg, shape in zip(func.regions[0].blocks[0].args, arg_shapes):
+        shapes[id(arg)] = shape
+
+    def shape_of(v) -> tuple[int, ...]:
+        if id(v) in shapes:
+            return shapes[id(v)]
+        t = v.type
+        assert isinstance(t, RankedTensorType) and None not in t.shape, f"unknown shape of {t}"
+        return tuple(t.shape)  # type: ignore[arg-type]
+
+    def mixed(static, dynamic) -> list[int]:
+        it = iter(dynamic)
+        return [ints[id(next(it))] if s == DYNAMIC_INDEX else s for s in static.values]
+
+    arith = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
+             "arith.floordivsi": lambda a, b: a // b, "arith.ceildivsi": lambda a, b: -((-a) // b), "arith.maxsi": max, "arith.minsi": min,
+             "arith.divsi": lambda a, b: int(a / b)}
+    total = 0
+    for op in func.regions[0].blocks[0].ops:
+        name = op.name
+        if name == "arith.constant" and isinstance(op.attributes["value"], IntegerAttr):
+            ints[id(op.results[0])] = op.attributes["value"].value
+        elif name in arith:
+            ints[id(op.results[0])] = arith[name](ints[id(op.operands[0])], ints[id(op.operands[1])])
+        elif name == "tensor.dim":
+            ints[id(op.results[0])] = shape_of(op.operands[0])[ints[id(op.operands[1])]]
+        elif name == "tensor.empty":
+            t = op.results[0].type
+            it = iter(op.operands)
+            shapes[id(op.results[0])] = tuple(ints[id(next(it))] if s is None else s for s in t.shape)
+        elif name == "tensor.extract_slice":
+            seg = op.properties["operandSegmentSizes"].values
+            dyn = list(op.operands[1:])
+            sizes = mixed(op.attributes["static_sizes"], dyn[seg[1]: seg[1] + seg[2]])
+            shapes[id(op.results[0])] = tuple(sizes)
+        elif name == "tensor.pad":
+            seg = op.properties["operandSegmentSizes"].values
+            dyn = list(op.operands[1:])
+            low = mixed(op.attributes["static_low"], dyn[: seg[1]])
+            high = mixed(op.attributes["static_high"], dyn[seg[1]:])
+            shapes[id(op.results[0])] = tuple(lo + s + hi for lo, s, hi in zip(low, shape_of(op.operands[0]), high))
+        elif name == "tensor.expand_shape":
+            shapes[id(op.results[0])] = tuple(mixed(op.attributes["static_output_shape"], op.operands[1:]))
+        elif name in ("tensor.collapse_shape",):
+            src = shape_of(op.operands[0])
+            groups = [[e.value for e in g.elements] for g in op.attributes["reassociation"].elements]
+            shapes[id(op.results[0])] = tuple(math.prod(src[i] for i in g) for g in groups)
+        elif name in ("tensor.insert_slice", "tensor.cast", "torch_c.to_builtin_tensor", "torch_c.from_builtin_tensor") or name.startswith("linalg."):
+            if op.results:
+                src = op.operands[1] if name == "tensor.insert_slice" else op.operands[-1] if name.startswith("linalg.") else op.operands[0]
+                try:
+                    shapes[id(op.results[0])] = shape_of(src)
+                except AssertionError:
+                    pass
+        if name.startswith("linalg.") and _multiplies(op):
+            total += _domain(op, shape_of)
+    return total
+
+
+def _multiplies(op) -> bool:
+    if op.name == "linalg.generic":
+        return any(o.name in ("arith.mulf", "arith.muli") for o in op.walk())
+    return op.name.startswith(("linalg.conv", "linalg.depthwise", "linalg.matmul", "linalg.batch_matmul"))
+
+
+def _domain(op, shape_of) -> int:
+    """Iteration-domain size, from the dims that appear bare in the maps
+    (named ops are generalized first by convopt's own tables)."""
+    from convopt.ir.affine import AffineDim
+    from convopt.lowering.named import indexing_maps
+
+    maps = indexing_maps(op)
+    extents: dict[int, int] = {}
+    for m, v in zip(maps, op.operands):
+        for r, size in zip(m.results, shape_of(v)):
+            if isinstance(r, AffineDim):
+                extents[r.pos] = size
+    return math.prod(extents.values())
+
+
+def useful_macs(cfg: Config) -> int:
+    """Multiply-adds with both operands in bounds, per requested gradient
+    (grad_input and grad_weight; grad_bias multiplies nothing)."""
+    per_dim = 1
+    for i in range(cfg.rank):
+        s, p, dl, k = cfg.stride[i], cfg.padding[i], cfg.dilation[i], cfg.kernel[i]
+        small, big = (cfg.spatial[i], cfg.output_spatial()[i]) if cfg.transposed else (cfg.output_spatial()[i], cfg.spatial[i])
+        per_dim *= sum(1 for o in range(small) for kk in range(k) if 0 <= s * o + dl * kk - p < big)
+    channels = cfg.batch * cfg.cin * cfg.cout // cfg.groups
+    return channels * per_dim * (int(cfg.mask[0]) + int(cfg.mask[1]))
+
+
+@dataclass
+class Outcome:
+    cfg: Config
+    errors: list[float] = field(default_factory=list)
+    executed: int = 0
+    useful: int = 0
+
+    @property
+    def efficiency(self) -> float:
+        return self.useful / self.executed if self.executed else 1.0
+
+
+def check(cfg: Config, args: tuple[str, ...] = ("--lower-conv-bwd",)) -> Outcome:
+    """Lower, compile, run and compare cfg; raises AssertionError on a
+    numeric mismatch.  Returns the errors and MAC counts."""
+    go, x, w = (round_to(a, cfg.dtype) for a in inputs(cfg))
+    ref = reference(cfg, go, x, w)
+    lowered = lower(torch_ir(cfg), args)
+    got = compile_and_run(lowered, [to_device(go, cfg.dtype), to_device(x, cfg.dtype), to_device(w, cfg.dtype)], f64=cfg.dtype == "f64")
+    expected = [r for r, m in zip(ref, cfg.mask) if m]
+    outcome = Outcome(cfg)
+    for i, (g, e) in enumerate(zip(got, expected)):
+        assert g.shape == e.shape, f"{cfg.name}: result {i} shape {g.shape} != {e.shape}"
+        scale = max(1.0, float(np.max(np.abs(e))) if e.size else 1.0)
+        err = float(np.max(np.abs(g - e))) / scale if e.size else 0.0
+        outcome.errors.append(err)
+        assert err <= TOLERANCE[cfg.dtype], f"{cfg.name}: result {i} relative error {err:.3g} > {TOLERANCE[cfg.dtype]}"
+    outcome.executed = executed_macs(lowered, [go.shape, x.shape, w.shape])
+    outcome.useful = useful_macs(cfg)
+    return outcome
+
+
+# --- the configuration matrix -------------------------------------------------------------------
+
+def C(name: str, nd: int = 2, **kw) -> Config:
+    base = dict(batch=2, cin=4, cout=6, spatial=(7,) * nd, kernel=(3,) * nd, stride=(1,) * nd, padding=(1,) * nd, dilation=(1,) * nd)
+    base.update(kw)
+    for key in ("spatial", "kernel", "stride", "padding", "dilation", "output_padding"):
+        if key in base and isinstance(base[key], int):
+            base[key] = (base[key],) * nd
+    return Config(name=name, **base)  # type: ignore[arg-type]
+
+
+def named_matrix() -> list[Config]:
+    """A row for every item of SPEC section 4."""
+    rows = [
+        C("2d_basic"),
+        C("1d_basic", 1, spatial=11),
+        C("3d_basic", 3, spatial=5, cin=2, cout=3),
+        C("2d_stride2", stride=2, spatial=8),
+        C("2d_stride3_uneven", stride=3, spatial=10),
+        C("2d_stride_mixed", stride=(2, 3), spatial=(9, 10)),
+        C("2d_dilation2", dilation=2, padding=2, spatial=9),
+        C("2d_stride2_dilation2", stride=2, dilation=2, padding=1, spatial=11),
+        C("2d_stride3_dilation2", stride=3, dilation=2, padding=2, spatial=12),
+        C("2d_overpadding", padding=4, spatial=5),
+        C("2d_overpadding_stride2", padding=3, stride=2, spatial=6),
+        C("2d_no_padding", padding=0),
+        C("2d_kernel1", kernel=1, padding=0),
+        C("2d_kernel1_stride2", kernel=1, padding=0, stride=2, spatial=8),
+        C("2d_one_nonunit_kernel_dim", kernel=(1, 3), padding=(0, 1)),
+        C("2d_asym_kernel", kernel=(2, 5), padding=(1, 2), spatial=(6, 9)),
+        C("2d_kernel_larger_than_stride_gap", kernel=2, stride=4, padding=0, spatial=13),
+        C("2d_groups2", groups=2, cin=4, cout=6),
+        C("2d_groups2_stride2", groups=2, cin=4, cout=6, stride=2, padding=1, spatial=8),
+        C("2d_depthwise", groups=4, cin=4, cout=4),
+        C("2d_depthwise_multiplier", groups=4, cin=4, cout=8, stride=2, spatial=9),
+        C("1d_groups3", 1, groups=3, cin=6, cout=9, spatial=10),
+        C("3d_groups2", 3, groups=2, cin=4, cout=2, spatial=5),
+        C("2d_transposed", transposed=True, spatial=5),
+        C("2d_transposed_stride2_outpad1", transposed=True, stride=2, output_padding=1, spatial=5),
+        C("2d_transposed_stride3_outpad2", transposed=True, stride=3, output_padding=(2, 1), spatial=4),
+        C("2d_transposed_dilation_outpad", transposed=True, stride=1, dilation=3, output_padding=2, padding=0, spatial=4),
+        C("2d_transposed_groups2", transposed=True, groups=2, cin=4, cout=6, stride=2, output_padding=1, spatial=4),
+        C("1d_transposed", 1, transposed=True, stride=2, spatial=7),
+        C("3d_transposed", 3, transposed=True, stride=2, cin=2, cout=3, spatial=3, output_padding=1),
+        C("2d_transposed_overpadding", transposed=True, padding=3, kernel=5, spatial=6),
+        C("2d_mask_input_only", mask=(True, False, False)),
+        C("2d_mask_weight_only", mask=(False, True, False)),
+        C("2d_mask_bias_only", mask=(False, False, True)),
+        C("2d_mask_input_bias", mask=(True, False, True), stride=2, spatial=8),
+        C("2d_bias_sizes_none", bias_sizes=False),
+        C("2d_f16", dtype="f16", stride=2, spatial=8),
+        C("2d_bf16", dtype="bf16", groups=2, cin=4, cout=4),
+        C("2d_f64", dtype="f64", stride=2, dilation=2, spatial=9),
+        C("3d_f16", 3, dtype="f16", cin=2, cout=2, spatial=4),
+        C("2d_dynamic_batch", dynamic=("batch",)),
+        C("2d_dynamic_spatial", dynamic=("spatial",), stride=2, spatial=9),
+        C("2d_dynamic_all", dynamic=("batch", "spatial"), groups=2, cin=4, cout=6),
+        C("1d_dynamic_transposed", 1, dynamic=("batch", "spatial"), transposed=True, stride=2, output_padding=1, spatial=6),
+        C("2d_batch1", batch=1),
+        C("2d_batch3", batch=3, stride=2, spatial=8),
+    ]
+    return rows
+
+
+def random_matrix(count: int, seed: int = 1234) -> list[Config]:
+    """Seeded random configurations over every axis."""
+    rng = random.Random(seed)
+    out: list[Config] = []
+    while len(out) < count:
+        nd = rng.choice([1, 1, 2, 2, 2, 3])
+        kernel = tuple(rng.choice([1, 2, 3, 3, 4, 5]) for _ in range(nd))
+        stride = tuple(rng.choice([1, 1, 2, 3]) for _ in range(nd))
+        dilation = tuple(rng.choice([1, 1, 2, 3]) for _ in range(nd))
+        padding = tuple(rng.randint(0, dilation[i] * (kernel[i] - 1) + 1) for i in range(nd))
+        spatial = tuple(rng.randint(3, 9 if nd == 3 else 14) for _ in range(nd))
+        groups = rng.choice([1, 1, 1, 2, 3])
+        per = rng.choice([1, 2])
+        cin, cout = groups * per, groups * rng.choice([1, 2])
+        if rng.random() < 0.15:  # depthwise
+            groups, cin, cout = cin, cin, cin * rng.choice([1, 2])
+        transposed = rng.random() < 0.3
+        output_padding = tuple(rng.randint(0, max(stride[i], dilation[i]) - 1) if transposed else 0 for i in range(nd))
+        mask = rng.choice([(True, True, True), (True, True, False), (True, False, False), (False, True, False), (True, False, True)])
+        dtype = rng.choice(["f32", "f32", "f32", "f16", "bf16", "f64"])
+        dynamic = rng.choice([(), (), (), ("batch",), ("spatial",), ("batch", "spatial")])
+        cfg = Config(
+            name=f"random_{len(out)}", batch=rng.choice([1, 2, 3]), cin=cin, cout=cout, spatial=spatial, kernel=kernel, stride=stride,
+            padding=padding, dilation=dilation, groups=groups, transposed=transposed, output_padding=output_padding, mask=mask, dtype=dtype,
+            dynamic=dynamic, bias_sizes=rng.random() < 0.8, seed=len(out),
+        )
+        if cfg.valid() and math.prod(cfg.output_spatial()) * cfg.batch * cfg.cout < 4000:
+            out.append(cfg)
+    return out
+
+
+def all_configs() -> list[Config]:
+    return named_matrix() + random_matrix(int(os.environ.get("CONVOPT_E2E_RANDOM", "110")))
+
