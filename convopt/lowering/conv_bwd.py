@@ -35,27 +35,6 @@ from .emit import Emitter, Ix
 from .kernels import KernelStats, Rel, accumulator_type, emit_kernel
 
 
-def split_groups(em: Emitter, v: Value, groups: int, dim: int) -> Value:
-    """[..., G*C, ...] -> [..., G, C, ...] at dim (unchanged when G == 1)."""
-    if groups == 1:
-        return v
-    shape = em.shape(v)
-    channels = shape[dim]
-    assert isinstance(channels, int)
-    new_shape = shape[:dim] + [groups, channels // groups] + shape[dim + 1 :]
-    reassoc = [[i] for i in range(dim)] + [[dim, dim + 1]] + [[i + 1] for i in range(dim + 1, len(shape))]
-    return em.expand(v, reassoc, new_shape)
-
-
-def merge_groups(em: Emitter, v: Value, groups: int, dim: int) -> Value:
-    """[..., G, C, ...] -> [..., G*C, ...] at dim (unchanged when G == 1)."""
-    if groups == 1:
-        return v
-    rank = v.type.rank  # type: ignore[union-attr]
-    reassoc = [[i] for i in range(dim)] + [[dim, dim + 1]] + [[i] for i in range(dim + 2, rank)]
-    return em.collapse(v, reassoc)
-
-
 @dataclass
 class Operands:
     """The builtin operands of one convolution, in the kernels' A/B/W roles."""
@@ -77,9 +56,13 @@ class Operands:
         spec = self.spec
         return (spec.out_channels if spec.transposed else spec.in_channels) // spec.groups
 
-    def roles(self) -> dict[str, Optional[Ix]]:
-        g = self.spec.groups
-        return {"n": self.batch, "g": g if g > 1 else None, "ca": self.ca, "cb": self.cb}
+    def roles(self) -> dict[str, Ix]:
+        return {"n": self.batch, "g": self.spec.groups, "ca": self.ca, "cb": self.cb}
+
+
+A_LAYOUT = (("n",), ("g", "ca"))  # [N, G*Ca, s...]
+B_LAYOUT = (("n",), ("g", "cb"))  # [N, G*Cb, b...]
+W_LAYOUT = (("g", "ca"), ("cb",))  # [G*Ca, Cb, k...]
 
 
 def make_operands(em: Emitter, spec: ConvSpec, A: Value, B: Value, W: Value) -> Operands:
@@ -140,8 +123,6 @@ def lower_conv_backward(op: Operation, peel: str = "auto", stats: Optional[list[
     x, w, dy = em.to_builtin(cb.input), em.to_builtin(cb.weight), em.to_builtin(cb.grad_output)
     A, B = (x, dy) if spec.transposed else (dy, x)
     ops = make_operands(em, spec, A, B, w)
-    G = spec.groups
-    Ag, Bg, Wg = split_groups(em, A, G, 1), split_groups(em, B, G, 1), split_groups(em, w, G, 0)
     wanted = [cb.mask[i] or (op.results[i].has_uses() and isinstance(op.results[i].type, ValueTensorType)) for i in range(3)]
     values: list[Optional[Value]] = [None, None, None]
     useful = useful_macs(ops)
@@ -149,15 +130,15 @@ def lower_conv_backward(op: Operation, peel: str = "auto", stats: Optional[list[
     if wanted[0]:
         kstats = KernelStats()
         if spec.transposed:  # grad_input = gather of grad_output: A-shaped
-            acc = emit_kernel(em, "gather", (Bg, Wg), ops.rels, ops.roles(), [r.Ns for r in ops.rels], acc_type, peel, stats=kstats)
+            acc = emit_kernel(em, "gather", (B, w), (B_LAYOUT, W_LAYOUT), A_LAYOUT, ops.rels, ops.roles(), [r.Ns for r in ops.rels], acc_type, peel, stats=kstats)
         else:  # grad_input = scatter of grad_output: B-shaped
-            acc = emit_kernel(em, "scatter", (Ag, Wg), ops.rels, ops.roles(), [r.Nb for r in ops.rels], acc_type, peel, stats=kstats)
-        values[0] = finish(em, merge_groups(em, acc, G, 1), spec.dtype, op.results[0].type)
+            acc = emit_kernel(em, "scatter", (A, w), (A_LAYOUT, W_LAYOUT), B_LAYOUT, ops.rels, ops.roles(), [r.Nb for r in ops.rels], acc_type, peel, stats=kstats)
+        values[0] = finish(em, acc, spec.dtype, op.results[0].type)
         report.append(("grad_input", kstats))
     if wanted[1]:
         kstats = KernelStats()
-        acc = emit_kernel(em, "weight", (Ag, Bg), ops.rels, ops.roles(), list(spec.kernel), acc_type, peel, stats=kstats)
-        values[1] = finish(em, merge_groups(em, acc, G, 0), spec.dtype, op.results[1].type)
+        acc = emit_kernel(em, "weight", (A, B), (A_LAYOUT, B_LAYOUT), W_LAYOUT, ops.rels, ops.roles(), list(spec.kernel), acc_type, peel, stats=kstats)
+        values[1] = finish(em, acc, spec.dtype, op.results[1].type)
         report.append(("grad_weight", kstats))
     if wanted[2]:
         values[2] = finish(em, bias_gradient(em, dy, acc_type), spec.dtype, op.results[2].type)

@@ -138,9 +138,33 @@ def _runs(n: int, valid) -> list[tuple[int, int, int, int]]:
 
 # --- pieces of each kernel along one dim ------------------------------------------------------
 
-def gather_pieces(em: Emitter, r: Rel, peel: bool) -> list[Piece]:
+def tap_range(em: Emitter, r: Rel, k: int) -> Optional[tuple[int, Ix]]:
+    """(first s, number of s) for which tap k lands in bounds:
+    0 <= S*s + D*k - P < Nb and 0 <= s < Ns.  None if statically empty."""
+    lo = max(0, ceildiv(r.P - r.D * k, r.S))
+    if isinstance(r.Ns, int) and isinstance(r.Nb, int):
+        hi = min(r.Ns - 1, (r.Nb - 1 + r.P - r.D * k) // r.S)
+        return (lo, hi - lo + 1) if hi >= lo else None
+    hi_ix = em.min(em.sub(r.Ns, 1), em.floordiv(em.add(r.Nb, r.P - r.D * k - 1), r.S))
+    return lo, em.max(0, em.add(em.sub(hi_ix, lo), 1))
+
+
+def _taps(em: Emitter, r: Rel) -> list[tuple[int, int, Ix, Span]]:
+    """(k, first s, count, positions b = S*s + D*k - P) of every tap k."""
+    out = []
+    for k in range(r.K):
+        rng = tap_range(em, r, k)
+        if rng is not None:
+            lo, n = rng
+            out.append((k, lo, n, Span(r.S * lo + r.D * k - r.P, n, r.S)))
+    return out
+
+
+def gather_pieces(em: Emitter, r: Rel, strategy: str) -> list[Piece]:
     """out[s] = sum_k B[S*s + D*k - P] * W[k]; inputs (B, W)."""
-    if not peel:
+    if strategy == "taps":  # one piece per tap; pieces overlap and accumulate
+        return [Piece(Span(lo, n), 1, (Access(b, 1, 0), Access(Span(k, 1), 0, 1))) for k, lo, n, b in _taps(em, r)]
+    if strategy == "padded":
         size = em.add(em.mul(em.sub(r.Ns, 1), r.S), r.D * (r.K - 1) + 1)
         return [Piece(Span(0, r.Ns), r.K, (Access(Span(-r.P, size), r.S, r.D), Access(Span(0, r.K), 0, 1)))]
     assert isinstance(r.Ns, int) and isinstance(r.Nb, int)
@@ -157,7 +181,7 @@ def gather_pieces(em: Emitter, r: Rel, peel: bool) -> list[Piece]:
     return pieces
 
 
-def scatter_pieces(em: Emitter, r: Rel, peel: bool) -> list[Piece]:
+def scatter_pieces(em: Emitter, r: Rel, strategy: str) -> list[Piece]:
     """out[b] = sum_{s,k: b = S*s + D*k - P} A[s] * W[k]; inputs (A, W).
 
     One piece per tap k: the positions b = S*s + (D*k - P) it reaches form a
@@ -167,25 +191,14 @@ def scatter_pieces(em: Emitter, r: Rel, peel: bool) -> list[Piece]:
     offsets, so no map has a negative coefficient (linalg tiling, and so
     IREE, computes wrong slice sizes for those), no copy of the weight is
     flipped and no zeros are inserted: every multiply-add is useful."""
-    pieces = []
-    for k in range(r.K):
-        lo = max(0, ceildiv(r.P - r.D * k, r.S))
-        if isinstance(r.Ns, int) and isinstance(r.Nb, int):
-            hi: Ix = min(r.Ns - 1, (r.Nb - 1 + r.P - r.D * k) // r.S)
-            if hi < lo:  # type: ignore[operator]
-                continue
-            n: Ix = hi - lo + 1  # type: ignore[operator]
-        else:
-            hi = em.min(em.sub(r.Ns, 1), em.floordiv(em.add(r.Nb, r.P - r.D * k - 1), r.S))
-            n = em.max(0, em.add(em.sub(hi, lo), 1))
-        out = Span(r.S * lo + r.D * k - r.P, n, r.S)
-        pieces.append(Piece(out, 1, (Access(Span(lo, n), 1, 0), Access(Span(k, 1), 0, 1))))
-    return pieces
+    return [Piece(b, 1, (Access(Span(lo, n), 1, 0), Access(Span(k, 1), 0, 1))) for k, lo, n, b in _taps(em, r)]
 
 
-def weight_pieces(em: Emitter, r: Rel, peel: bool) -> list[Piece]:
+def weight_pieces(em: Emitter, r: Rel, strategy: str) -> list[Piece]:
     """out[k] = sum_s A[s] * B[S*s + D*k - P]; inputs (A, B)."""
-    if not peel:
+    if strategy == "taps":  # one piece per tap, each over its own s range
+        return [Piece(Span(k, 1), n, (Access(Span(lo, n), 0, 1), Access(b, 0, 1))) for k, lo, n, b in _taps(em, r)]
+    if strategy == "padded":
         size = em.add(em.mul(em.sub(r.Ns, 1), r.S), r.D * (r.K - 1) + 1)
         return [Piece(Span(0, r.K), r.Ns, (Access(Span(0, r.Ns), 0, 1), Access(Span(-r.P, size), r.D, r.S)))]
     pieces = []
@@ -199,14 +212,19 @@ def weight_pieces(em: Emitter, r: Rel, peel: bool) -> list[Piece]:
 PIECES = {"gather": gather_pieces, "scatter": scatter_pieces, "weight": weight_pieces}
 
 
-def choose_peel(kind: str, em: Emitter, r: Rel, policy: str) -> bool:
-    """Peel a static dim whose padded form wastes more than PEEL_WASTE."""
-    if kind == "scatter" or policy == "never" or not r.static:
-        return False
-    if policy == "always":
-        return True
-    executed = sum(p.macs() or 0 for p in PIECES[kind](em, r, False))
-    return executed > 0 and r.useful() < (1 - PEEL_WASTE) * executed
+def choose_strategy(kind: str, em: Emitter, r: Rel, policy: str) -> str:
+    """How to cut one dim: scatter always by taps; a static dim is "peeled"
+    when its "padded" form would waste more than PEEL_WASTE of its
+    multiply-adds; a dynamic dim goes by taps (exact at any size) unless the
+    policy is `never`."""
+    if kind == "scatter":
+        return "taps"
+    if not r.static:
+        return "padded" if policy == "never" else "taps"
+    if policy in ("never", "always"):
+        return "padded" if policy == "never" else "peeled"
+    executed = sum(p.macs() or 0 for p in PIECES[kind](em, r, "padded"))
+    return "peeled" if executed > 0 and r.useful() < (1 - PEEL_WASTE) * executed else "padded"
 
 
 # --- the n-D op ------------------------------------------------------------------------------------
@@ -241,10 +259,96 @@ class KernelStats:
     ops: int = 0
 
 
+Layout = tuple[tuple[str, ...], ...]
+"""The roles in each leading (non-spatial) dim of a tensor, e.g. grad_output
+of a grouped convolution is ((n,), (g, ca)): [N, G*Ca, spatial...]."""
+
+
+def _present(roles: dict[str, Ix]) -> set[str]:
+    """Roles that become loops: every role not statically of size 1."""
+    return {r for r, size in roles.items() if size != 1}
+
+
+def to_roles(em: Emitter, v: Value, layout: Layout, roles: dict[str, Ix]) -> Value:
+    """Reshape v from `layout` to one dim per present role (unit roles
+    dropped, grouped roles split), spatial dims unchanged."""
+    present = _present(roles)
+    rank = v.type.rank  # type: ignore[union-attr]
+    lead = len(layout)
+    # Merge dims that hold no present role into a neighbour (collapse).
+    groups: list[list[int]] = []
+    pending: list[int] = []
+    for i, names in enumerate(layout):
+        pending.append(i)
+        if any(r in present for r in names):
+            groups.append(pending)
+            pending = []
+    spatial = [[i] for i in range(lead, rank)]
+    if pending:
+        if groups:
+            groups[-1] += pending
+        else:
+            spatial[0] = pending + spatial[0]
+    merged = [[r for i in g for r in layout[i] if r in present] for g in groups]
+    if any(len(g) > 1 for g in groups) or (spatial and len(spatial[0]) > 1):
+        v = em.collapse(v, groups + spatial)
+    # Split dims that hold several present roles (expand).
+    if any(len(m) > 1 for m in merged):
+        reassoc, shape, k = [], [], 0
+        for m in merged:
+            reassoc.append(list(range(k, k + len(m))))
+            shape += [roles[r] for r in m]
+            k += len(m)
+        spatial_sizes = em.shape(v)[len(merged):]
+        reassoc += [[k + i] for i in range(len(spatial_sizes))]
+        v = em.expand(v, reassoc, shape + spatial_sizes)
+    return v
+
+
+def from_roles(em: Emitter, v: Value, layout: Layout, roles: dict[str, Ix]) -> Value:
+    """The inverse of to_roles: from one dim per present role to `layout`."""
+    present = _present(roles)
+    per_dim = [[r for r in names if r in present] for names in layout]
+    n_present = sum(len(p) for p in per_dim)
+    rank = v.type.rank  # type: ignore[union-attr]
+    n_spatial = rank - n_present
+    if any(len(p) > 1 for p in per_dim):
+        groups, k = [], 0
+        for p in per_dim:
+            if p:
+                groups.append(list(range(k, k + len(p))))
+                k += len(p)
+        v = em.collapse(v, groups + [[k + i] for i in range(n_spatial)])
+    if any(not p for p in per_dim):
+        sizes = em.shape(v)
+        shape: list[Ix] = []
+        reassoc: list[list[int]] = []
+        pending: list[int] = []
+        src = 0
+        for i, p in enumerate(per_dim):
+            shape.append(1 if not p else sizes[src])
+            pending.append(i)
+            if p:
+                reassoc.append(pending)
+                pending = []
+                src += 1
+        lead = len(layout)
+        spatial = [[lead + i] for i in range(n_spatial)]
+        if pending:
+            if reassoc:
+                reassoc[-1] += pending
+            else:
+                spatial[0] = pending + spatial[0]
+        v = em.expand(v, reassoc + spatial, shape + sizes[src:])
+    return v
+
+
 def emit_kernel(
     em: Emitter,
     kind: str,
     ins: tuple[Value, Value],
+    layouts: tuple[Layout, Layout],
+    out_layout: Layout,
     rels: Sequence[Rel],
     roles: dict[str, Ix],
     out_spatial: Sequence[Ix],
@@ -253,11 +357,12 @@ def emit_kernel(
     init: Optional[Value] = None,
     stats: Optional[KernelStats] = None,
 ) -> Value:
-    """Build `kind` over the (group-expanded) inputs; returns the accumulator
-    [output roles..., out_spatial...] in acc_type.  roles maps n/g/ca/cb to
-    sizes; a role of size None is absent (g when groups == 1)."""
+    """Build `kind` over ins (tensors in `layouts`); returns the sum in
+    `out_layout`, element type acc_type.  roles maps n/g/ca/cb to sizes;
+    roles of static size 1 get no loop.  init, if given (in out_layout), is
+    what the sums are added to; else zeros."""
     kdef = KERNELS[kind]
-    present = [r for r in roles if roles[r] is not None]
+    present = _present(roles)
     par = [r for r in kdef.parallel if r in present]
     red = [r for r in kdef.reduction if r in present]
     nd = len(rels)
@@ -267,8 +372,13 @@ def emit_kernel(
     red_loops = [len(par) + nd + len(red) + i for i in range(nd)]
     n_loops = len(par) + len(red) + 2 * nd
     iterators = ["parallel"] * (len(par) + nd) + ["reduction"] * (len(red) + nd)
+    ins = (to_roles(em, ins[0], layouts[0], roles), to_roles(em, ins[1], layouts[1], roles))
+    if init is not None:
+        init = to_roles(em, init, out_layout, roles)
 
-    per_dim = [PIECES[kind](em, r, choose_peel(kind, em, r, peel_policy)) for r in rels]
+    strategies = [choose_strategy(kind, em, r, peel_policy) for r in rels]
+    per_dim = [PIECES[kind](em, r, st) for r, st in zip(rels, strategies)]
+    accumulate = kind != "weight" and "taps" in strategies
     in_roles = [[x for x in names if x in present] for names in kdef.inputs]
     out_roles = [x for x in kdef.output if x in present]
 
@@ -308,7 +418,7 @@ def emit_kernel(
         out_off = [0] * lead + [p.out.offset for p in combo]
         out_sizes = em.shape(acc)[:lead] + [p.out.size for p in combo]
         out_strides = [1] * lead + [p.out.stride for p in combo]
-        if kind == "scatter" or em.is_whole(acc, out_off, out_sizes, out_strides):
+        if accumulate or em.is_whole(acc, out_off, out_sizes, out_strides):
             out_slice = em.extract_slice(acc, out_off, out_sizes, out_strides)  # taps accumulate
         else:
             # Pieces of gather and weight are disjoint: each computes into a
@@ -333,7 +443,7 @@ def emit_kernel(
                 for m in macs + lead_sizes:
                     total *= m  # type: ignore[operator]
                 stats.executed += total
-    return acc
+    return from_roles(em, acc, out_layout, roles)
 
 
 def _max0(em: Emitter, current: Ix, candidate: Ix) -> Ix:
