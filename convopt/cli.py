@@ -62,14 +62,15 @@ def default_pipeline(lower: bool, decompose: bool, target: Optional[str], legal_
         opts.append(f"legal-ops={legal_ops}")
     decompose_pass = "convopt-decompose-conv-bwd" + ("{" + " ".join(opts) + "}" if opts else "")
     if decompose and not lower:
-        return f"builtin.module(func.func({decompose_pass}))"
-    if not opts:
-        decompose_pass = "convopt-decompose-conv-bwd{target=linalg}"
+        return f"builtin.module(func.func({decompose_pass}, convopt-cleanup))"
+    if target is None:
+        opts.append("target=linalg")
+    opts.append("lower=true")
     form = f"{{conv-form={conv_form}}}" if conv_form else ""
     boundary = "convopt-finalize-boundary{torch-boundary=true}" if torch_boundary else "convopt-finalize-boundary"
     return (
-        f"builtin.module(func.func({decompose_pass}, convopt-conv-bwd-to-linalg{form}, "
-        f"convopt-torch-to-linalg{form}, convopt-cleanup, {boundary}))"
+        f"builtin.module(func.func(convopt-decompose-conv-bwd{{{' '.join(opts)}}}, "
+        f"convopt-conv-bwd-to-linalg{form}, convopt-cleanup, {boundary}))"
     )
 
 

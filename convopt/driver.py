@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -117,16 +118,29 @@ def _sym(op) -> str:
 
 
 def write_atomically(path: str, text: str) -> None:
+    if os.path.exists(path) and not os.path.isfile(path):
+        # /dev/null, /dev/stdout, a pipe: write through; renaming over it would replace the device
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".convopt-", dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        # mkstemp makes the file private (0600); give it the mode a plain open() would
+        os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode) if os.path.exists(path) else 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def run(options: Options) -> int:

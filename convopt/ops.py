@@ -38,7 +38,7 @@ TORCH_CONSTANT_TYPES: dict[str, Type] = {
 }
 
 _PURE_PREFIXES = ("arith.", "math.", "tensor.", "linalg.", "torch.constant.", "torch_c.")
-_PURE_NAMES = frozenset({"torch.prim.ListConstruct", "torch.vtensor.literal"})
+_PURE_NAMES = frozenset({"torch.prim.ListConstruct", "torch.vtensor.literal", "torch.aten.size.int", "torch.tensor_static_info_cast"})
 
 
 def is_pure(name: str) -> bool:

@@ -9,11 +9,12 @@ Failures raise a located error.
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from collections.abc import Callable
+from typing import Optional
 
 from .diagnostics import ConvoptError, Diagnostic, position_of
 from .ir.affine import AffineDim, AffineMap
-from .ir.attributes import AffineMapAttr, ArrayAttr, DenseArrayAttr, DenseAttr, FloatAttr, IntegerAttr, StringAttr, TypeAttr
+from .ir.attributes import AffineMapAttr, ArrayAttr, DenseArrayAttr, DenseAttr, DenseResourceAttr, FloatAttr, IntegerAttr, StringAttr, TypeAttr
 from .ir.core import Operation, Region, Value
 from .ir.types import FunctionType, IndexType, RankedTensorType, Type, ValueTensorType, builtin_tensor_type
 from .ops import CAST_OPS, DYNAMIC_INDEX, SAME_TYPE_OPS
@@ -36,6 +37,9 @@ def verify(module: Operation) -> None:
 
 def _verify_region_tree(op: Operation, visible: frozenset) -> None:
     check = VERIFIERS.get(op.name)
+    if check is not None and op.properties and any(k != "operandSegmentSizes" for k in op.properties):
+        # convopt keeps the inherent attributes of the ops it models in the attribute dictionary
+        raise _fail(op, "unsupported: generic form with properties '<{...}>'; write this op in its custom form")
     if check is not None:
         check(op)
     elif op.name in SAME_TYPE_OPS:
@@ -143,7 +147,7 @@ def _sym(op: Operation) -> str:
 def _constant(op: Operation) -> None:
     _arity(op, 0, 1)
     value = op.attributes.get("value")
-    if not isinstance(value, (IntegerAttr, FloatAttr, DenseAttr)) or value.type != op.results[0].type:
+    if not isinstance(value, (IntegerAttr, FloatAttr, DenseAttr, DenseResourceAttr)) or value.type != op.results[0].type:
         raise _fail(op, "value type must match the result type")
 
 
@@ -271,6 +275,9 @@ def _generic(op: Operation) -> None:
     if len(maps) != len(op.operands):
         raise _fail(op, f"expected the number of indexing_map ({len(maps)}) to be equal to the number of input/output operands ({len(op.operands)})")
     n_loops = len(iters.elements)
+    for it in iters.elements:
+        if not (isinstance(it, StringAttr) and it.value in ("parallel", "reduction")):
+            raise _fail(op, f"expected iterator_types to be \"parallel\" or \"reduction\" strings, found {it}")
     for i, (m, v) in enumerate(zip(maps, op.operands)):
         rank = v.type.rank if isinstance(v.type, RankedTensorType) else 0
         if m.num_dims != n_loops:

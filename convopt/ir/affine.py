@@ -8,6 +8,7 @@ the way mlir-opt prints them (`d0 + d1 * 2`, `d0 - d1 * 2`, `d0 floordiv 2`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Optional, Union
 
@@ -188,12 +189,13 @@ def _print(e: AffineExpr, strong: bool) -> str:
     if isinstance(e, AffineConst):
         return str(e.value)
     assert isinstance(e, AffineBinary)
-    if e.kind == "mul":
-        if isinstance(e.rhs, AffineConst) and e.rhs.value == -1:
-            return "-" + _print(e.lhs, True)
-        return f"{_print(e.lhs, True)} * {_print(e.rhs, True)}"
-    if e.kind in ("floordiv", "ceildiv", "mod"):
-        return f"{_print(e.lhs, True)} {e.kind} {_print(e.rhs, True)}"
+    if e.kind != "add":  # binds tightly: parenthesized inside another operator, as mlir-opt does
+        if e.kind == "mul" and isinstance(e.rhs, AffineConst) and e.rhs.value == -1:
+            text = "-" + _print(e.lhs, True)
+        else:
+            op = "*" if e.kind == "mul" else e.kind
+            text = f"{_print(e.lhs, True)} {op} {_print(e.rhs, True)}"
+        return f"({text})" if strong else text
     # add: print `a - b` for a negative right operand, as mlir-opt does.
     lhs = _print(e.lhs, False)
     rhs = e.rhs
@@ -201,7 +203,10 @@ def _print(e: AffineExpr, strong: bool) -> str:
         text = f"{lhs} - {-rhs.value}"
     elif isinstance(rhs, AffineBinary) and rhs.kind == "mul" and isinstance(rhs.rhs, AffineConst) and rhs.rhs.value < 0:
         factor = -rhs.rhs.value
-        term = _print(rhs.lhs, True) if factor == 1 else f"{_print(rhs.lhs, True)} * {factor}"
+        if factor == 1:  # `a - b`: b needs parentheses only if it is a sum
+            term = _print(rhs.lhs, isinstance(rhs.lhs, AffineBinary) and rhs.lhs.kind == "add")
+        else:
+            term = f"{_print(rhs.lhs, True)} * {factor}"
         text = f"{lhs} - {term}"
     else:
         text = f"{lhs} + {_print(rhs, False)}"
@@ -217,7 +222,7 @@ class AffineMap:
     results: tuple[AffineExpr, ...]
 
     @staticmethod
-    def from_exprs(num_dims: int, results: list[ExprLike] | tuple[ExprLike, ...], num_symbols: int = 0) -> AffineMap:
+    def from_exprs(num_dims: int, results: Sequence[ExprLike], num_symbols: int = 0) -> AffineMap:
         return AffineMap(num_dims, num_symbols, tuple(_wrap(r) for r in results))
 
     @staticmethod

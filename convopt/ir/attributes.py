@@ -257,14 +257,14 @@ def symbol_name(name: str) -> str:
 
 
 def quote_string(value: str) -> str:
-    """MLIR string literal: printable ASCII as is, `"` and `\\` escaped, the
-    rest as `\\XX` hex bytes."""
+    """MLIR string literal: printable ASCII as is, `\\` doubled, `"` and
+    everything else as `\\XX` hex bytes (as mlir-opt prints it)."""
     out = ['"']
     for byte in value.encode("utf-8"):
         ch = chr(byte)
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif 0x20 <= byte < 0x7F:
+        if ch == "\\":
+            out.append("\\\\")
+        elif 0x20 <= byte < 0x7F and ch != '"':
             out.append(ch)
         else:
             out.append("\\%02X" % byte)

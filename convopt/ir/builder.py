@@ -7,7 +7,8 @@ generated code still point at the user's line).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Optional
 
 from .attributes import Attribute, Location
 from .core import Block, Operation, Region, Value
@@ -47,11 +48,11 @@ class Builder:
         name: str,
         operands: Sequence[Value] = (),
         result_types: Sequence[Type] = (),
-        attributes: Optional[dict[str, Attribute]] = None,
+        attributes: Optional[Mapping[str, Attribute]] = None,
         regions: Sequence[Region] = (),
     ) -> Operation:
         return self.insert(Operation(name, operands, result_types, attributes, regions))
 
-    def value(self, name: str, operands: Sequence[Value], result_type: Type, attributes: Optional[dict[str, Attribute]] = None, regions: Sequence[Region] = ()) -> Value:
+    def value(self, name: str, operands: Sequence[Value], result_type: Type, attributes: Optional[Mapping[str, Attribute]] = None, regions: Sequence[Region] = ()) -> Value:
         """Create a single-result op and return its result."""
         return self.create(name, operands, [result_type], attributes, regions).results[0]

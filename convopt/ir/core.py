@@ -10,7 +10,8 @@ the verifier tables keyed by that name.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, Optional, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Optional
 
 from .attributes import Attribute, Location
 from .types import Type
@@ -85,7 +86,7 @@ class Operation:
         name: str,
         operands: Sequence[Value] = (),
         result_types: Sequence[Type] = (),
-        attributes: Optional[dict[str, Attribute]] = None,
+        attributes: Optional[Mapping[str, Attribute]] = None,
         regions: Sequence[Region] = (),
         loc: Optional[Location] = None,
         pos: Optional[SourcePos] = None,

@@ -74,9 +74,9 @@ class ConvSpec:
     output_padding: tuple[int, ...]
     transposed: bool
     groups: int
-    kernel: tuple[int, ...]
-    in_channels: int
-    out_channels: int
+    kernel: tuple[Optional[int], ...]  # None: dynamic (aten.convolution only)
+    in_channels: Optional[int]
+    out_channels: Optional[int]
     dtype: FloatType
 
     @property
@@ -109,8 +109,13 @@ def _int_list(op: Operation, v: Value, name: str, rank: int) -> tuple[int, ...]:
     return tuple(values)
 
 
-def read_conv(op: Operation, x: Value, w: Value, stride: Value, padding: Value, dilation: Value, transposed_v: Value, output_padding: Value, groups_v: Value) -> ConvSpec:
-    """Shared reading of the convolution parameters of both ops."""
+def read_conv(
+    op: Operation, x: Value, w: Value, stride: Value, padding: Value, dilation: Value, transposed_v: Value, output_padding: Value, groups_v: Value,
+    dynamic_weight: bool = False,
+) -> ConvSpec:
+    """Shared reading of the convolution parameters of both ops.  A dynamic
+    weight shape is accepted for aten.convolution (dynamic_weight) only:
+    the decomposition's grad_weight convolution has grad_output as weight."""
     xt = _shaped(op, x, "the input")
     wt = _shaped(op, w, "the weight")
     dtype = _dtype(op, xt)
@@ -121,7 +126,7 @@ def read_conv(op: Operation, x: Value, w: Value, stride: Value, padding: Value, 
         raise unsupported(op, f"tensors of rank {nd + 2} (1, 2 or 3 spatial dims, ranks 3-5, are supported)")
     if len(wt.shape) != nd + 2:  # type: ignore[arg-type]
         raise invalid(op, f"expects input and weight of the same rank, got {nd + 2} and {len(wt.shape)}")  # type: ignore[arg-type]
-    if any(d is None for d in wt.shape):  # type: ignore[union-attr]
+    if not dynamic_weight and any(d is None for d in wt.shape):  # type: ignore[union-attr]
         raise unsupported(op, f"dynamic weight shape '{wt}' (kernel and channel sizes must be static)")
     transposed = constant_bool(transposed_v)
     if transposed is None:
@@ -139,23 +144,24 @@ def read_conv(op: Operation, x: Value, w: Value, stride: Value, padding: Value, 
         raise invalid(op, "expects non-negative padding and output_padding")
     if groups < 1:
         raise invalid(op, f"expects groups >= 1, got {groups}")
-    w_shape: tuple[int, ...] = wt.shape  # type: ignore[assignment]
+    w_shape: tuple[Optional[int], ...] = wt.shape  # type: ignore[assignment]
     kernel = w_shape[2:]
+    times = lambda a: a * groups if a is not None else None  # noqa: E731
     if transposed:
-        in_channels, out_channels = w_shape[0], w_shape[1] * groups
+        in_channels, out_channels = w_shape[0], times(w_shape[1])
         for i in range(nd):
             if op_pad[i] >= max(s[i], d[i]):
                 raise invalid(op, f"expects output_padding smaller than stride or dilation, got {op_pad[i]} in dim {i}")
     else:
-        in_channels, out_channels = w_shape[1] * groups, w_shape[0]
+        in_channels, out_channels = times(w_shape[1]), w_shape[0]
         if any(op_pad):
             raise invalid(op, "expects zero output_padding for a non-transposed convolution (PyTorch rejects it)")
-    if in_channels % groups or out_channels % groups:
+    if (in_channels or 0) % groups or (out_channels or 0) % groups:
         raise invalid(op, f"expects groups ({groups}) to divide the input ({in_channels}) and output ({out_channels}) channels")
     x_channels = xt.shape[1]  # type: ignore[index]
-    if x_channels is not None and x_channels != in_channels:
+    if x_channels is not None and in_channels is not None and x_channels != in_channels:
         raise invalid(op, f"expects the input to have {in_channels} channels (weight {list(w_shape)}, groups {groups}), got {x_channels}")
-    if any(k < 1 for k in kernel):
+    if any(k is not None and k < 1 for k in kernel):
         raise invalid(op, "expects a non-empty kernel")
     return ConvSpec(nd, s, p, d, op_pad, transposed, groups, kernel, in_channels, out_channels, dtype)
 
@@ -163,6 +169,7 @@ def read_conv(op: Operation, x: Value, w: Value, stride: Value, padding: Value, 
 def output_size(spec: ConvSpec, i: int, in_size: int) -> int:
     """The forward output size along spatial dim i for input size in_size."""
     s, p, d, k = spec.stride[i], spec.padding[i], spec.dilation[i], spec.kernel[i]
+    assert k is not None
     if spec.transposed:
         return (in_size - 1) * s - 2 * p + d * (k - 1) + spec.output_padding[i] + 1
     return (in_size + 2 * p - d * (k - 1) - 1) // s + 1
@@ -179,7 +186,7 @@ def check_output_shape(op: Operation, spec: ConvSpec, x: ValueTensorType, y: Val
         raise invalid(op, f"expects {what} and the input to have the same batch size, got {y.shape[0]} and {x.shape[0]}")
     for i in spec.spatial:
         xi, yi = x.shape[2 + i], y.shape[2 + i]
-        if xi is None or yi is None:
+        if xi is None or yi is None or spec.kernel[i] is None:
             continue
         expected = output_size(spec, i, xi)
         if expected < 1:

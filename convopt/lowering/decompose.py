@@ -1,50 +1,140 @@
-"""convopt-decompose-conv-bwd: legality filtering and the decomposition of
-`torch.aten.convolution_backward` into ordinary torch ops."""
+"""convopt-decompose-conv-bwd: legality filtering, and the decomposition of
+`torch.aten.convolution_backward` into ordinary torch ops.
+
+In the pseudo-code of PyTorch, with A the strided ("small") side (grad_output
+of a regular convolution, input of a transposed one), B the other side, both
+[N, G*C, spatial...], W the weight [G*Ca, Cb, k...]:
+
+    # grad_input
+    if not transposed:   # a transposed convolution of grad_output
+        gi = conv_transpose(dy, w, stride=S, padding=P, dilation=D, groups=G,
+                            output_padding=input_size - minimal_output_size)
+    else:                # a regular convolution of grad_output
+        gi = conv(dy, w, stride=S, padding=P, dilation=D, groups=G)[..., :input_size]
+
+    # grad_weight: a convolution whose batch is B's channels and whose
+    # channels are (group, batch):
+    #   B' = B.unflatten(1, [G, Cb]).permute(2, 1, 0, 3...).flatten(1, 2)   [Cb, G*N, b...]
+    #   A' = A.unflatten(1, [G, Ca]).permute(1, 2, 0, 3...).flatten(0, 1)   [G*Ca, N, s...]
+    gw = conv(B', A', stride=D, padding=P, dilation=S, groups=G)[..., :K].transpose(0, 1)
+
+    # grad_bias
+    gb = dy.sum(dim=[0, 2, 3, ...])
+
+Slices appear only where the convolution computes more positions than the
+gradient has (output_padding >= stride, an uneven division, a dynamic size).
+Only the results output_mask asks for are built.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..ir.core import Operation
+from ..ir.builder import Builder
+from ..ir.core import Operation, Value
+from ..ir.types import ValueTensorType
 from ..passes import Pass, PassContext
+from .conv_bwd import replace_results
 from .conv_spec import CONV_BWD, read_conv_backward
 from .legality import TARGETS, describe, target_rejects
+from .torch_emit import TorchEmitter
+from .torch_to_linalg import lower_ops
 
 
-def decompose(op: Operation) -> None:
-    raise NotImplementedError
+def decompose(op: Operation) -> list[Operation]:
+    """Replace op by its decomposition; returns the ops created, in order."""
+    cb = read_conv_backward(op)
+    spec = cb.spec
+    t = TorchEmitter(Builder.before(op))
+    dy, x, w = cb.grad_output, cb.input, cb.weight
+    nd, G = spec.rank, spec.groups
+    x_shape = x.type.shape  # type: ignore[union-attr]
+    dy_shape = dy.type.shape  # type: ignore[union-attr]
+    wanted = [cb.mask[i] or (op.results[i].has_uses() and isinstance(op.results[i].type, ValueTensorType)) for i in range(3)]
+    values: list[Optional[Value]] = [None, None, None]
+    if wanted[0]:
+        if not spec.transposed:
+            out_pad = []
+            dynamic_dims = []
+            for i in spec.spatial:
+                ns, nb = dy_shape[2 + i], x_shape[2 + i]
+                if ns is None or nb is None:
+                    out_pad.append(spec.stride[i] - 1)  # the largest; sliced below
+                    dynamic_dims.append(i)
+                else:
+                    minimal = (ns - 1) * spec.stride[i] - 2 * spec.padding[i] + spec.dilation[i] * (spec.kernel[i] - 1) + 1
+                    out_pad.append(nb - minimal)
+            gi = t.convolution(dy, w, spec.stride, spec.padding, spec.dilation, True, out_pad, G)
+            for i in dynamic_dims:
+                gi = t.slice(gi, 2 + i, 0, t.size(x, 2 + i))
+        else:
+            gi = t.convolution(dy, w, spec.stride, spec.padding, spec.dilation, False, [0] * nd, G)
+            for i in spec.spatial:
+                gi = t.slice(gi, 2 + i, 0, t.size(x, 2 + i))
+        values[0] = gi
+    if wanted[1]:
+        A, B = (x, dy) if spec.transposed else (dy, x)
+        ca = (spec.in_channels if spec.transposed else spec.out_channels) // G
+        cb_ = (spec.out_channels if spec.transposed else spec.in_channels) // G
+        if G == 1:
+            b2 = t.permute(B, [1, 0, *range(2, 2 + nd)])  # [Cb, N, b...]
+            a2 = t.permute(A, [1, 0, *range(2, 2 + nd)])  # [Ca, N, s...]
+        else:
+            spatial = list(range(3, 3 + nd))
+            b2 = t.flatten(t.permute(t.unflatten(B, 1, [G, cb_]), [2, 1, 0, *spatial]), 1, 2)  # [Cb, G*N, b...]
+            a2 = t.flatten(t.permute(t.unflatten(A, 1, [G, ca]), [1, 2, 0, *spatial]), 0, 1)  # [G*Ca, N, s...]
+        r = t.convolution(b2, a2, spec.dilation, spec.padding, spec.stride, False, [0] * nd, G)  # [Cb, G*Ca, k'...]
+        for i in spec.spatial:
+            r = t.slice(r, 2 + i, 0, spec.kernel[i])
+        values[1] = t.permute(r, [1, 0, *range(2, 2 + nd)])
+    if wanted[2]:
+        values[2] = t.sum(dy, [0, *range(2, 2 + nd)])
+    for i, v in enumerate(values):
+        declared = op.results[i].type
+        if v is not None and isinstance(declared, ValueTensorType) and v.type != declared:
+            values[i] = t.static_info_cast(v, declared)
+    replace_results(op, values)
+    return t.created
 
 
 @dataclass(frozen=True)
 class DecomposeConvBwd(Pass):
     NAME = "convopt-decompose-conv-bwd"
-    SUMMARY = "Decompose torch.aten.convolution_backward that the backend does not take into aten.convolution and aten.sum.dim_IntList"
+    SUMMARY = "Decompose the torch.aten.convolution_backward ops a backend does not take into aten.convolution and aten.sum.dim_IntList"
     ANCHOR = "func.func"
 
-    legal_ops: tuple[str, ...] = field(default=(), metadata={"doc": "op names the backend takes as they are (e.g. aten.convolution_backward)"})
+    legal_ops: Optional[tuple[str, ...]] = field(default=None, metadata={"doc": "op names the backend takes as they are (e.g. aten.convolution_backward); default: the target's"})
     target: Optional[str] = field(default=None, metadata={"doc": "capability profile deciding legality per op: linalg|rocmlir"})
+    lower: bool = field(default=False, metadata={"doc": "lower the ops the decomposition creates to linalg right away"})
+    peel: str = field(default="auto", metadata={"doc": "with lower: split borders off instead of zero padding: auto|always|never"})
 
     def __post_init__(self) -> None:
         if self.target is not None and self.target not in TARGETS:
             raise ValueError(f"target must be one of {', '.join(TARGETS)}, not '{self.target}'")
 
-    def legal_kinds(self) -> tuple[str, ...]:
-        if self.legal_ops:
-            return self.legal_ops
-        return ("aten.convolution_backward",) if self.target is not None else ()
+    def legal_kinds(self) -> set[str]:
+        """Explicit legal-ops win; a target alone makes convolution_backward
+        a legal kind; with neither, nothing is legal (decompose all)."""
+        if self.legal_ops is not None:
+            kinds: tuple[str, ...] = self.legal_ops
+        else:
+            kinds = ("aten.convolution_backward",) if self.target is not None else ()
+        return {k.removeprefix("torch.") for k in kinds}
 
     def run(self, op: Operation, ctx: PassContext) -> None:
-        kinds = {k.removeprefix("torch.") for k in self.legal_kinds()}
-        for target in [o for o in op.walk() if o.name == CONV_BWD]:
-            spec = read_conv_backward(target).spec
+        kinds = self.legal_kinds()
+        target = self.target or "linalg"
+        for conv in [o for o in op.walk() if o.name == CONV_BWD]:
+            spec = read_conv_backward(conv).spec
             if "aten.convolution_backward" not in kinds:
-                ctx.diagnostics.remark(f"decomposed: aten.convolution_backward is not a backend-legal op ({describe(spec)})", target)
-                decompose(target)
-                continue
-            why = target_rejects(self.target or "linalg", spec)
-            if why is not None:
-                ctx.diagnostics.remark(f"decomposed: {why}", target)
-                decompose(target)
+                why = "aten.convolution_backward is not a backend-legal op"
             else:
-                ctx.diagnostics.remark(f"lowered directly: {describe(spec)} is legal for target {self.target or 'linalg'}", target)
+                why = target_rejects(target, spec)
+            if why is None:
+                ctx.diagnostics.remark(f"lowered directly: {describe(spec)} is legal for target {target}", conv)
+                continue
+            ctx.diagnostics.remark(f"decomposed: {why}", conv)
+            created = decompose(conv)
+            if self.lower:
+                lower_ops(created, self.peel, ctx.stats)

@@ -66,13 +66,13 @@ class Rel:
     S: int
     D: int
     P: int
-    K: int
+    K: Ix  # dynamic only for aten.convolution with a dynamic weight
     Ns: Ix
     Nb: Ix
 
     @property
     def static(self) -> bool:
-        return isinstance(self.Ns, int) and isinstance(self.Nb, int)
+        return isinstance(self.Ns, int) and isinstance(self.Nb, int) and isinstance(self.K, int)
 
     def useful(self) -> int:
         """Number of valid (s, k) pairs (static dims)."""
@@ -165,7 +165,7 @@ def gather_pieces(em: Emitter, r: Rel, strategy: str) -> list[Piece]:
     if strategy == "taps":  # one piece per tap; pieces overlap and accumulate
         return [Piece(Span(lo, n), 1, (Access(b, 1, 0), Access(Span(k, 1), 0, 1))) for k, lo, n, b in _taps(em, r)]
     if strategy == "padded":
-        size = em.add(em.mul(em.sub(r.Ns, 1), r.S), r.D * (r.K - 1) + 1)
+        size = em.add(em.add(em.mul(em.sub(r.Ns, 1), r.S), em.mul(em.sub(r.K, 1), r.D)), 1)
         return [Piece(Span(0, r.Ns), r.K, (Access(Span(-r.P, size), r.S, r.D), Access(Span(0, r.K), 0, 1)))]
     assert isinstance(r.Ns, int) and isinstance(r.Nb, int)
     Nb = r.Nb
@@ -199,7 +199,7 @@ def weight_pieces(em: Emitter, r: Rel, strategy: str) -> list[Piece]:
     if strategy == "taps":  # one piece per tap, each over its own s range
         return [Piece(Span(k, 1), n, (Access(Span(lo, n), 0, 1), Access(b, 0, 1))) for k, lo, n, b in _taps(em, r)]
     if strategy == "padded":
-        size = em.add(em.mul(em.sub(r.Ns, 1), r.S), r.D * (r.K - 1) + 1)
+        size = em.add(em.add(em.mul(em.sub(r.Ns, 1), r.S), em.mul(em.sub(r.K, 1), r.D)), 1)
         return [Piece(Span(0, r.K), r.Ns, (Access(Span(0, r.Ns), 0, 1), Access(Span(-r.P, size), r.D, r.S)))]
     pieces = []
     for k0, k1, lo, hi in _runs(r.K, lambda k: (_valid_s(r, k).start, _valid_s(r, k).stop - 1)):
@@ -219,6 +219,8 @@ def choose_strategy(kind: str, em: Emitter, r: Rel, policy: str) -> str:
     policy is `never`."""
     if kind == "scatter":
         return "taps"
+    if not isinstance(r.K, int):
+        return "padded"
     if not r.static:
         return "padded" if policy == "never" else "taps"
     if policy in ("never", "always"):

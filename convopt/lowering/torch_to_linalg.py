@@ -1,11 +1,310 @@
-"""convopt-torch-to-linalg: lower the torch ops the decomposition emits."""
+"""convopt-torch-to-linalg: lower the torch ops the decomposition emits.
+
+    aten.convolution          regular:    y[n, g, f, s] = b[f] + sum_{c, k} x[n, g, c, S*s + D*k - P] * w[g, f, c, k]   (gather)
+                              transposed: y[n, g, f, S*s + D*k - P] += x[n, g, c, s] * w[g, c, f, k]              (scatter)
+    aten.slice.Tensor         tensor.extract_slice (folded into a convolution that feeds only it)
+    aten.permute              linalg.transpose
+    aten.unflatten.int        tensor.expand_shape
+    aten.flatten.using_ints   tensor.collapse_shape
+    aten.sum.dim_IntList      y[kept...] = sum_{reduced...} x[...]
+    tensor_static_info_cast   tensor.cast
+
+Each lowering reads its torch operands through `torch_c.to_builtin_tensor`
+(folding away a `from_builtin_tensor` of a value lowered just before) and
+hands its result back through `torch_c.from_builtin_tensor`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable, Optional
 
-from ..ir.core import Operation
+from ..diagnostics import position_of
+from ..ir.affine import AffineMap, d
+from ..ir.attributes import DenseArrayAttr
+from ..ir.builder import Builder
+from ..ir.core import Operation, Value
+from ..ir.types import FloatType, RankedTensorType, ValueTensorType, builtin_tensor_type, i64
 from ..passes import Pass, PassContext
+from .conv_spec import constant_bool, constant_int, constant_list, invalid, is_none, read_conv, unsupported
+from .emit import Emitter, Ix
+from .kernels import KernelStats, Rel, accumulator_type, emit_kernel
+
+A_LAYOUT = (("n",), ("g", "ca"))
+B_LAYOUT = (("n",), ("g", "cb"))
+W_LAYOUT = (("g", "ca"), ("cb",))
+
+
+def _emitter(op: Operation) -> Emitter:
+    func = op.ancestor("func.func")
+    assert func is not None
+    return Emitter(Builder.before(op), func)
+
+
+def _builtin(em: Emitter, v: Value) -> Value:
+    op = v.owner
+    if op is not None and op.name == "torch_c.from_builtin_tensor":
+        return op.operands[0]
+    t = v.type
+    if not isinstance(t, ValueTensorType) or t.shape is None or t.dtype is None:
+        raise unsupported(op or v.uses[0][0], f"operand of unknown shape or dtype '{t}'")  # type: ignore[arg-type]
+    return em.to_builtin(v)
+
+
+def _result(em: Emitter, op: Operation, value: Value, result: Optional[Value] = None) -> None:
+    """Replace op's result (or `result`) with value, cast to its torch type."""
+    result = result if result is not None else op.results[0]
+    t = result.type
+    assert isinstance(t, ValueTensorType)
+    target = builtin_tensor_type(t)
+    if value.type != target:
+        value = em.b.value("tensor.cast", [value], target)
+    result.replace_all_uses_with(em.from_builtin(value, t))
+
+
+def int_operand(em: Emitter, v: Value) -> Optional[Ix]:
+    """A !torch.int as an index: a constant, or `aten.size.int` of a tensor."""
+    c = constant_int(v)
+    if c is not None:
+        return c
+    op = v.owner
+    if op is not None and op.name == "torch.aten.size.int":
+        dim = constant_int(op.operands[1])
+        if dim is not None:
+            t = _builtin(em, op.operands[0])
+            return em.dim(t, dim % t.type.rank)  # type: ignore[union-attr]
+    return None
+
+
+# --- aten.convolution ------------------------------------------------------------------------
+
+def _folded_slices(op: Operation, rank: int) -> list[Operation]:
+    """The chain of `aten.slice.Tensor [0:end]` over spatial dims that is the
+    only user of op's result; the convolution computes just those positions."""
+    chain = []
+    value = op.results[0]
+    while len(value.uses) == 1:
+        user = value.uses[0][0]
+        if user.name != "torch.aten.slice.Tensor" or value.uses[0][1] != 0:
+            break
+        dim, start, step = (constant_int(user.operands[i]) for i in (1, 2, 4))
+        if dim is None or not 2 <= dim % rank or start != 0 or step != 1:
+            break
+        chain.append(user)
+        value = user.results[0]
+    return chain
+
+
+def lower_convolution(op: Operation, peel: str = "auto", stats: Optional[list[str]] = None) -> None:
+    x, w, bias, stride, padding, dilation, transposed, output_padding, groups = op.operands
+    spec = read_conv(op, x, w, stride, padding, dilation, transposed, output_padding, groups, dynamic_weight=True)
+    em = _emitter(op)
+    xb, wb = _builtin(em, x), _builtin(em, w)
+    kernel: list[Ix] = [k if k is not None else em.dim(wb, 2 + i) for i, k in enumerate(spec.kernel)]
+    G = spec.groups
+    rank = spec.rank + 2
+    slices = _folded_slices(op, rank)
+    out: list[Ix] = []
+    for i in spec.spatial:
+        n = em.dim(xb, 2 + i)
+        s, p, dl, k = spec.stride[i], spec.padding[i], spec.dilation[i], kernel[i]
+        span = em.mul(em.sub(k, 1), dl)  # D*(K-1)
+        if spec.transposed:
+            out.append(em.add(em.add(em.mul(em.sub(n, 1), s), span), spec.output_padding[i] + 1 - 2 * p))
+        else:
+            out.append(em.add(em.floordiv(em.sub(em.add(n, 2 * p - 1), span), s), 1))
+    for sl in slices:
+        end = int_operand(em, sl.operands[3])
+        if end is None:
+            raise unsupported(sl, "slice end that is neither constant nor a tensor size")
+        i = constant_int(sl.operands[1]) % rank - 2  # type: ignore[operator]
+        out[i] = em.min(out[i], end) if end != out[i] else out[i]
+    for i, size in enumerate(out):
+        if isinstance(size, int) and size < 1:
+            raise invalid(op, f"has an empty output along spatial dim {i}")
+    acc_type = accumulator_type(spec.dtype)
+    batch = em.dim(xb, 0)
+    # Weight [G*Ca, Cb, k...]: regular Ca = Cout/G, Cb = Cin/G; transposed Ca = Cin/G, Cb = Cout/G.
+    ca: Ix = em.floordiv(em.dim(wb, 0), G)
+    cb: Ix = em.dim(wb, 1)
+    if spec.transposed:  # y = scatter of x: A = x, output B-shaped
+        rels = [Rel(spec.stride[i], spec.dilation[i], spec.padding[i], kernel[i], em.dim(xb, 2 + i), out[i]) for i in spec.spatial]
+        kind, layouts, out_layout = "scatter", (A_LAYOUT, W_LAYOUT), B_LAYOUT
+        out_channels = em.mul(cb, G)
+    else:  # y = gather of x: B = x, output A-shaped
+        rels = [Rel(spec.stride[i], spec.dilation[i], spec.padding[i], kernel[i], out[i], em.dim(xb, 2 + i)) for i in spec.spatial]
+        kind, layouts, out_layout = "gather", (B_LAYOUT, W_LAYOUT), A_LAYOUT
+        out_channels = em.dim(wb, 0)
+    roles: dict[str, Ix] = {"n": batch, "g": G, "ca": ca, "cb": cb}
+    init = None
+    out_shape = [batch, out_channels, *out]
+    if not is_none(bias):
+        init = _broadcast_bias(em, _builtin(em, bias), out_shape, acc_type)
+    kstats = KernelStats()
+    acc = emit_kernel(em, kind, (xb, wb), layouts, out_layout, rels, roles, out, acc_type, peel, init, kstats)
+    if stats is not None:
+        stats.append(f"{position_of(op)}: torch.aten.convolution ({kind}): form=generic ops={kstats.ops} executed_macs={kstats.executed or 'dynamic'}")
+    result = em.convert_elements(acc, spec.dtype)
+    last = slices[-1] if slices else op
+    _result(em, op, result, last.results[0])
+    for o in [*reversed(slices), op]:
+        o.erase()
+
+
+def _broadcast_bias(em: Emitter, bias: Value, shape: list[Ix], acc_type: FloatType) -> Value:
+    """init[n, f, s...] = bias[f] (in the accumulator type)."""
+    rank = len(shape)
+    out = em.empty(shape, acc_type)
+    maps = [AffineMap.from_exprs(rank, [d(1)]), AffineMap.identity(rank)]
+
+    def body(b: Builder, args: list[Value]) -> list[Value]:
+        v = args[0]
+        return [v if v.type == acc_type else b.value("arith.extf", [v], acc_type)]
+
+    return em.generic([bias], [out], maps, ["parallel"] * rank, body)[0]
+
+
+# --- shape ops and sums ------------------------------------------------------------------------
+
+def lower_slice(op: Operation, **_: object) -> None:
+    em = _emitter(op)
+    src = _builtin(em, op.operands[0])
+    rank = src.type.rank  # type: ignore[union-attr]
+    dim = constant_int(op.operands[1])
+    step = constant_int(op.operands[4])
+    if dim is None or step is None or step < 1:
+        raise unsupported(op, "slice with a non-constant dim or a step that is not a positive constant")
+    dim %= rank
+    size = em.dim(src, dim)
+    start: Ix = 0 if is_none(op.operands[2]) else int_operand(em, op.operands[2])  # type: ignore[assignment]
+    end: Ix = size if is_none(op.operands[3]) else int_operand(em, op.operands[3])  # type: ignore[assignment]
+    if start is None or end is None:
+        raise unsupported(op, "slice bounds that are neither constants nor tensor sizes")
+    if isinstance(start, int) and start < 0:
+        start = em.add(size, start)
+    if isinstance(end, int) and end < 0:
+        end = em.add(size, end)
+    end = em.min(end, size) if not (isinstance(end, int) and isinstance(size, int) and end <= size) else end
+    count = em.max(0, em.ceildiv(em.sub(end, start), step))
+    shape = em.shape(src)
+    offsets: list[Ix] = [0] * rank
+    sizes = list(shape)
+    strides = [1] * rank
+    offsets[dim], sizes[dim], strides[dim] = start, count, step
+    _result(em, op, em.extract_slice(src, offsets, sizes, strides))
+    op.erase()
+
+
+def lower_permute(op: Operation, **_: object) -> None:
+    em = _emitter(op)
+    src = _builtin(em, op.operands[0])
+    perm = constant_list(op.operands[1])
+    if perm is None:
+        raise unsupported(op, "non-constant permutation")
+    rank = src.type.rank  # type: ignore[union-attr]
+    perm = [p % rank for p in perm]
+    shape = em.shape(src)
+    out = em.empty([shape[p] for p in perm], src.type.element_type)  # type: ignore[union-attr]
+    result = em.structured("linalg.transpose", [src], [out], {"permutation": DenseArrayAttr(i64, tuple(perm))})[0]
+    _result(em, op, result)
+    op.erase()
+
+
+def lower_unflatten(op: Operation, **_: object) -> None:
+    em = _emitter(op)
+    src = _builtin(em, op.operands[0])
+    dim, sizes = constant_int(op.operands[1]), constant_list(op.operands[2])
+    if dim is None or sizes is None or any(s < 0 for s in sizes):
+        raise unsupported(op, "unflatten with non-constant dim or sizes")
+    rank = src.type.rank  # type: ignore[union-attr]
+    dim %= rank
+    shape = em.shape(src)
+    new_shape = shape[:dim] + list(sizes) + shape[dim + 1 :]
+    reassoc = [[i] for i in range(dim)] + [list(range(dim, dim + len(sizes)))] + [[i + len(sizes) - 1] for i in range(dim + 1, rank)]
+    _result(em, op, em.expand(src, reassoc, new_shape))
+    op.erase()
+
+
+def lower_flatten(op: Operation, **_: object) -> None:
+    em = _emitter(op)
+    src = _builtin(em, op.operands[0])
+    start, end = constant_int(op.operands[1]), constant_int(op.operands[2])
+    if start is None or end is None:
+        raise unsupported(op, "flatten with non-constant dims")
+    rank = src.type.rank  # type: ignore[union-attr]
+    start, end = start % rank, end % rank
+    reassoc = [[i] for i in range(start)] + [list(range(start, end + 1))] + [[i] for i in range(end + 1, rank)]
+    _result(em, op, em.collapse(src, reassoc))
+    op.erase()
+
+
+def lower_sum(op: Operation, **_: object) -> None:
+    """y[kept dims] = sum over the listed dims (f16/bf16 summed in f32)."""
+    em = _emitter(op)
+    src = _builtin(em, op.operands[0])
+    dims = constant_list(op.operands[1])
+    keepdim = constant_bool(op.operands[2])
+    if dims is None or keepdim is None or not is_none(op.operands[3]):
+        raise unsupported(op, "sum.dim_IntList with non-constant dims or keepdim, or a dtype")
+    t = src.type
+    assert isinstance(t, RankedTensorType) and isinstance(t.element_type, FloatType)
+    rank = t.rank
+    reduced = sorted({x % rank for x in dims}) if dims else list(range(rank))
+    kept = [i for i in range(rank) if i not in reduced]
+    acc_type = accumulator_type(t.element_type)
+    shape = em.shape(src)
+    out = em.zeros([shape[i] for i in kept], acc_type)
+    maps = [AffineMap.identity(rank), AffineMap.from_exprs(rank, [d(i) for i in kept])]
+    iterators = ["reduction" if i in reduced else "parallel" for i in range(rank)]
+
+    def body(b: Builder, args: list[Value]) -> list[Value]:
+        v = args[0] if args[0].type == acc_type else b.value("arith.extf", [args[0]], acc_type)
+        return [b.value("arith.addf", [args[1], v], acc_type)]
+
+    result = em.convert_elements(em.generic([src], [out], maps, iterators, body)[0], t.element_type)
+    if keepdim and kept:  # give the reduced dims back as size-1 dims
+        groups: list[list[int]] = []
+        pending: list[int] = []
+        for i in range(rank):
+            pending.append(i)
+            if i not in reduced:
+                groups.append(pending)
+                pending = []
+        groups[-1] += pending
+        result = em.expand(result, groups, [1 if i in reduced else shape[i] for i in range(rank)])
+    _result(em, op, result)
+    op.erase()
+
+
+def lower_static_info_cast(op: Operation, **_: object) -> None:
+    em = _emitter(op)
+    _result(em, op, _builtin(em, op.operands[0]))
+    op.erase()
+
+
+LOWERINGS: dict[str, Callable[..., None]] = {
+    "torch.aten.convolution": lower_convolution,
+    "torch.aten.slice.Tensor": lower_slice,
+    "torch.aten.permute": lower_permute,
+    "torch.aten.unflatten.int": lower_unflatten,
+    "torch.aten.flatten.using_ints": lower_flatten,
+    "torch.aten.sum.dim_IntList": lower_sum,
+    "torch.tensor_static_info_cast": lower_static_info_cast,
+}
+
+
+def lower_ops(ops: list[Operation], peel: str = "auto", stats: Optional[list[str]] = None) -> None:
+    """Lower the given ops (in program order) that have a lowering; ops
+    erased meanwhile (slices folded into a convolution) are skipped."""
+    for op in ops:
+        if op.parent is None:
+            continue
+        fn = LOWERINGS.get(op.name)
+        if fn is not None:
+            if op.name == "torch.aten.convolution":
+                fn(op, peel=peel, stats=stats)
+            else:
+                fn(op)
 
 
 @dataclass(frozen=True)
@@ -14,7 +313,9 @@ class TorchToLinalg(Pass):
     SUMMARY = "Lower aten.convolution, aten.sum.dim_IntList and the shape ops of the decomposition to linalg"
     ANCHOR = "func.func"
 
+    peel: str = field(default="auto", metadata={"doc": "split borders off instead of zero padding: auto|always|never"})
     conv_form: str = field(default="auto", metadata={"doc": "shape of the emitted convolutions: auto|generic|named|im2col"})
 
     def run(self, op: Operation, ctx: PassContext) -> None:
-        pass
+        lower_ops([o for o in op.walk() if o.name in LOWERINGS], self.peel, ctx.stats)
+

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..diagnostics import ConvoptError, Diagnostic, SourceFile, SourcePos
+from ..ir.attributes import FileLineColLoc
 from ..ir.core import Block, Operation, Region
 from ..ir.types import Type
 
@@ -90,7 +91,7 @@ def parse(source: SourceFile) -> ParsedFile:
         raise ConvoptError(Diagnostic("error", f"unexpected character '{_char_at(source.text, e.pos_in_stream)}'", source.pos(e.line, e.column))) from None
     except UnexpectedToken as e:
         raise ConvoptError(Diagnostic("error", _unexpected_message(e, parser), _token_pos(source, e.token))) from None
-    except UnexpectedInput as e:  # UnexpectedEOF
+    except UnexpectedInput:  # UnexpectedEOF
         raise ConvoptError(Diagnostic("error", "unexpected end of input", _end_pos(source))) from None
 
     resolver = Resolver(source, builder.attr_aliases)
@@ -100,7 +101,9 @@ def parse(source: SourceFile) -> ParsedFile:
         if len(ops) == 1 and ops[0].form == "module" and not ops[0].results:
             module = resolver.build_op(ops[0])
         else:
-            module = Operation("builtin.module", regions=[Region([Block()])], pos=source.pos(1, 1))
+            # mlir-opt locates the module it wraps around a file at line 0, column 0
+            implied_loc = FileLineColLoc(source.name, 0, 0) if source.line_offset == 0 else None
+            module = Operation("builtin.module", regions=[Region([Block()])], loc=implied_loc, pos=source.pos(1, 1))
             resolver.push(True)
             for op_syntax in ops:
                 module.regions[0].blocks[0].append(resolver.build_op(op_syntax))
@@ -118,8 +121,8 @@ def _has_content(text: str) -> bool:
     return False
 
 
-def _char_at(text: str, offset: int) -> str:
-    ch = text[offset] if 0 <= offset < len(text) else "?"
+def _char_at(text: str, offset: Optional[int]) -> str:
+    ch = text[offset] if offset is not None and 0 <= offset < len(text) else "?"
     return ch if ch.isprintable() else repr(ch)[1:-1]
 
 

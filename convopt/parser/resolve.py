@@ -10,6 +10,7 @@ arithmetic, `: A to B` for casts, ...).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Optional
 
 from lark import Token
@@ -21,6 +22,7 @@ from ..ir.attributes import (
     CallSiteLoc,
     DenseArrayAttr,
     DenseAttr,
+    DenseResourceAttr,
     DictAttr,
     FloatAttr,
     FusedLoc,
@@ -62,9 +64,10 @@ class Resolver:
 
     # -- diagnostics ------------------------------------------------------------
     def pos(self, token: Optional[Token], col_override: Optional[int] = None) -> Optional[SourcePos]:
-        if token is None or getattr(token, "line", None) is None:
+        line, col = getattr(token, "line", None), getattr(token, "column", None)
+        if line is None or col is None:
             return None
-        return SourcePos(self.source, token.line, col_override if col_override is not None else token.column)
+        return SourcePos(self.source, line, col_override if col_override is not None else col)
 
     def fail(self, message: str, token: Optional[Token], note: Optional[tuple[str, Optional[SourcePos]]] = None) -> ConvoptError:
         diag = Diagnostic("error", message, self.pos(token))
@@ -130,10 +133,8 @@ class Resolver:
             raise self.fail(f"operand #{index} does not dominate this use", use.token, ("operand defined here", pos))
         scope.names[name] = values
         scope.positions[name] = pos  # type: ignore[assignment]
-        hint = name if not name.isdigit() else None
-        if hint is not None:
-            for v in values:
-                v.name_hint = hint
+        if len(values) == 1 and not name.isdigit():
+            values[0].name_hint = name
 
     # -- ops -------------------------------------------------------------------------------
     def build_block(self, syntax: BlockSyntax, block: Block) -> None:
@@ -161,12 +162,14 @@ class Resolver:
 
     def build_op(self, syn: OpSyntax) -> Operation:
         start = syn.result_token if syn.result_token is not None else syn.token
-        pos = self.pos(start)
         if any(contains_alias_ref(a) for a in syn.attributes.values()):
             syn.attributes = {k: self.resolve_attr(v) for k, v in syn.attributes.items()}
         handler = getattr(self, "form_" + syn.form)
         op: Operation = handler(syn)
-        op.pos = pos
+        for table in (op.attributes, op.properties):  # e.g. `func.func ... attributes {...}`, arg_attrs
+            if table and any(contains_alias_ref(a) for a in table.values()):
+                table.update({k: self.resolve_attr(v) for k, v in table.items()})
+        op.pos = self.pos(syn.token)  # at the op name, where MLIR locates an op
         op.loc = self.location(syn.loc)
         num_results = sum(count for _, count, _ in syn.results)
         if num_results != len(op.results):
@@ -178,7 +181,7 @@ class Resolver:
             i += count
         return op
 
-    def operands(self, syn: OpSyntax, uses: list[Use], types: list[Optional[Type]]) -> list[Value]:
+    def operands(self, syn: OpSyntax, uses: list[Use], types: Sequence[Optional[Type]]) -> list[Value]:
         if len(uses) != len(types):
             raise self.fail(f"{len(uses)} operands present, but expected {len(types)}", syn.token)
         return [self.lookup(u, t, i) for i, (u, t) in enumerate(zip(uses, types))]
@@ -220,6 +223,7 @@ class Resolver:
         uses = syn.operands
         lhs = list(syn.operand_types)
         n_results = sum(count for _, count, _ in syn.results)
+        operand_types: Sequence[Optional[Type]]
         if syn.result_types is not None:  # `: A, B -> R` / `: A to B`
             operand_types = self._spread(syn, lhs, len(uses))
             result_types = list(syn.result_types)
@@ -267,7 +271,7 @@ class Resolver:
         attrs = dict(syn.attributes)
         if syn.extra["extra_attrs"]:
             attrs.update(syn.extra["extra_attrs"])
-        props = {"operandSegmentSizes": DenseArrayAttr(i32, (n_in, len(outs)))}
+        props: dict[str, Attribute] = {"operandSegmentSizes": DenseArrayAttr(i32, (n_in, len(outs)))}
         return Operation(syn.name, ops, result_types, attrs, self.regions(syn), properties=props)
 
     def form_constant(self, syn: OpSyntax) -> Operation:
@@ -284,13 +288,13 @@ class Resolver:
         return Operation(syn.name, [], syn.result_types or [], syn.attributes)
 
     def form_bind_symbolic_shape(self, syn: OpSyntax) -> Operation:
-        types: list[Optional[Type]] = [syn.operand_types[0]] + [torch_type("int")] * (len(syn.operands) - 1)
+        types: list[Optional[Type]] = [syn.operand_types[0], *[torch_type("int")] * (len(syn.operands) - 1)]
         ops = self.operands(syn, syn.operands, types)
         return Operation(syn.name, ops, [], syn.attributes)
 
     def form_arith_constant(self, syn: OpSyntax) -> Operation:
         value = syn.attributes["value"]
-        if isinstance(value, (IntegerAttr, FloatAttr, DenseAttr)):
+        if isinstance(value, (IntegerAttr, FloatAttr, DenseAttr, DenseResourceAttr)):
             result_type = value.type
         else:
             raise self.fail("'arith.constant' needs a typed value (e.g. `0 : index`, `1.0 : f32`, `dense<...> : tensor<...>`)", syn.token)
@@ -345,7 +349,7 @@ class Resolver:
             dynamic += dyn
             segments.append(len(dyn))
         attrs.update(syn.attributes)
-        props = {"operandSegmentSizes": DenseArrayAttr(i32, tuple(segments))}
+        props: dict[str, Attribute] = {"operandSegmentSizes": DenseArrayAttr(i32, tuple(segments))}
         return Operation(syn.name, values + dynamic, syn.result_types or [], attrs, self.regions(syn), properties=props)
 
     def form_extract(self, syn: OpSyntax) -> Operation:

@@ -22,7 +22,6 @@ from ..ir.attributes import (
     DenseArrayAttr,
     DenseAttr,
     DenseResourceAttr,
-    DictAttr,
     FileLineColLoc,
     FloatAttr,
     FusedLoc,
@@ -447,7 +446,7 @@ class SyntaxBuilder(Transformer):
         return Use(name, int(idx) if idx else 0, tok)
 
     # -- regions ---------------------------------------------------------------------
-    def region(self, c: list) -> tuple:
+    def region(self, c: list) -> list:
         ops: list[OpSyntax] = []
         blocks: list[BlockSyntax] = []
         for item in c:
@@ -614,7 +613,8 @@ class SyntaxBuilder(Transformer):
         return ArrayAttr(tuple(x for x in c if x is not None))
 
     def dense_attr(self, c: list) -> Attribute:
-        body, type_ = c
+        # `[_dense_body]` is inlined, so Lark leaves no placeholder for `dense<>`
+        body, type_ = (c[0], c[1]) if len(c) == 2 else (None, c[0])
         if isinstance(body, Token):
             body = str(body)
         return DenseAttr(body, type_)
@@ -692,19 +692,29 @@ class SyntaxBuilder(Transformer):
                 raise SyntaxError_(f"use of undeclared identifier '{tok}' in affine expression", tok)
             return env[str(tok)]
 
-        return build
+        return _located(build, tok)
 
     def aff_int(self, c: list):
         value = int(c[0])
-        return lambda env: affine.AffineConst(value)
+        return _located(lambda env: affine.AffineConst(value), c[0])
 
     def aff_neg(self, c: list):
         inner = c[0]
-        return lambda env: -inner(env)
+        return _located(lambda env: -inner(env), inner)
 
-    def _aff_bin(self, c: list, fn):
+    def _aff_bin(self, c: list, fn, rule: Optional[str] = None):
         a, b = c
-        return lambda env: fn(a(env), b(env))
+
+        def build(env):
+            x, y = a(env), b(env)
+            # MLIR's rule: a product needs a factor, a division a divisor, without dimensions
+            if rule == "mul" and _has_dims(x) and _has_dims(y):
+                raise SyntaxError_("non-affine expression: at least one of the multiply operands has to be either a constant or symbolic", _token_of(a))
+            if rule == "div" and _has_dims(y):
+                raise SyntaxError_("non-affine expression: right operand of floordiv, ceildiv or mod has to be either a constant or symbolic", _token_of(b))
+            return fn(x, y)
+
+        return _located(build, a)
 
     def aff_add(self, c):
         return self._aff_bin(c, lambda x, y: x + y)
@@ -713,16 +723,16 @@ class SyntaxBuilder(Transformer):
         return self._aff_bin(c, lambda x, y: x - y)
 
     def aff_mul(self, c):
-        return self._aff_bin(c, lambda x, y: x * y)
+        return self._aff_bin(c, lambda x, y: x * y, "mul")
 
     def aff_floordiv(self, c):
-        return self._aff_bin(c, lambda x, y: x.floordiv(y))
+        return self._aff_bin(c, lambda x, y: x.floordiv(y), "div")
 
     def aff_ceildiv(self, c):
-        return self._aff_bin(c, lambda x, y: x.ceildiv(y))
+        return self._aff_bin(c, lambda x, y: x.ceildiv(y), "div")
 
     def aff_mod(self, c):
-        return self._aff_bin(c, lambda x, y: x.mod(y))
+        return self._aff_bin(c, lambda x, y: x.mod(y), "div")
 
     # -- locations ---------------------------------------------------------------------------
     def location(self, c: list) -> Attribute:
@@ -756,6 +766,24 @@ class SyntaxBuilder(Transformer):
         if name in self.attr_aliases:
             return self.attr_aliases[name]
         return AliasRef(name, c[0])
+
+
+def _located(build: Any, at: Any) -> Any:
+    """Tag an affine-expression builder with its first token, for errors."""
+    build.token = at if isinstance(at, Token) else _token_of(at)
+    return build
+
+
+def _token_of(build: Any) -> Optional[Token]:
+    return getattr(build, "token", None)
+
+
+def _has_dims(e: affine.AffineExpr) -> bool:
+    if isinstance(e, affine.AffineDim):
+        return True
+    if isinstance(e, affine.AffineBinary):
+        return _has_dims(e.lhs) or _has_dims(e.rhs)
+    return False
 
 
 def _symbol(tok: Token) -> str:

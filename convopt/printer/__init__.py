@@ -7,7 +7,8 @@ Deterministic: names come from `names.NameState`, affine maps get `#map`,
 
 from __future__ import annotations
 
-from typing import Iterable, Optional, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Optional
 
 from ..ir.attributes import (
     AffineMapAttr,

@@ -9,7 +9,8 @@ same numbers; op-specific name hints (`%cst`, `%c0`, `%int1`, `%padded`,
 from __future__ import annotations
 
 import re
-from typing import Callable, Optional
+from collections.abc import Callable
+from typing import Optional
 
 from ..ir.attributes import FloatAttr, IntegerAttr, StringAttr
 from ..ir.core import Block, Operation, Region, Value

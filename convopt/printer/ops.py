@@ -3,7 +3,8 @@ form as the fallback for anything else or anything malformed."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..ir.attributes import (
     ArrayAttr,
@@ -38,12 +39,18 @@ OpPrinter = Callable[["Printer", Operation], str]
 
 def print_op(p: Printer, op: Operation) -> str:
     printer = _printer_for(op)
-    if printer is not None:
+    if printer is not None and not _extra_properties(op):
         try:
             return printer(p, op)
         except (IndexError, KeyError, AttributeError, TypeError, AssertionError):
             pass  # malformed for its custom form: print it generically
     return print_generic(p, op)
+
+
+def _extra_properties(op: Operation) -> bool:
+    """Properties other than operandSegmentSizes (read from a generic form):
+    the custom printers do not print them, so such an op stays generic."""
+    return bool(op.properties) and any(k != "operandSegmentSizes" for k in op.properties)  # type: ignore[union-attr]
 
 
 def _printer_for(op: Operation):
@@ -326,7 +333,10 @@ def _torch_default(p: Printer, op: Operation) -> str:
         return f"{text} {p.values(op.operands)}{p.attr_dict(op.attributes)} : {fn}"
     if op.operands:
         text += " " + p.values(op.operands)
-    text += p.attr_dict(op.attributes) + " : "
+    text += p.attr_dict(op.attributes)
+    if not op.operands and not op.results:
+        return text  # no types to print (a `:` with nothing after it would not parse)
+    text += " : "
     if op.operands:
         text += p.types(v.type for v in op.operands)
     if op.operands and op.results:

@@ -54,9 +54,8 @@ import sys
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from torch.fx.experimental.proxy_tensor import make_fx
-
 import torch_mlir.fx as tm_fx
+from torch.fx.experimental.proxy_tensor import make_fx
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

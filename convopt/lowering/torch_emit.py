@@ -1,0 +1,176 @@
+"""Creating torch-dialect ops with their result types (the shape functions
+of the few aten ops the decomposition emits)."""
+
+from __future__ import annotations
+
+from typing import Sequence, Union
+
+from ..ir.attributes import IntegerAttr
+from ..ir.builder import Builder
+from ..ir.core import Operation, Value
+from ..ir.types import (
+    TORCH_BOOL,
+    TORCH_BOOL_LIST,
+    TORCH_INT,
+    TORCH_INT_LIST,
+    TORCH_NONE,
+    Dim,
+    ValueTensorType,
+    i1,
+    i64,
+)
+
+IntLike = Union[int, Value]  # a Python int, or a !torch.int value
+
+
+def _shape(v: Value) -> tuple[Dim, ...]:
+    t = v.type
+    assert isinstance(t, ValueTensorType) and t.shape is not None
+    return t.shape
+
+
+def _like(v: Value, shape: Sequence[Dim]) -> ValueTensorType:
+    t = v.type
+    assert isinstance(t, ValueTensorType)
+    return ValueTensorType(tuple(shape), t.dtype)
+
+
+class TorchEmitter:
+    """Creates torch ops before an op; remembers them (in order) in `created`."""
+
+    def __init__(self, builder: Builder):
+        self.b = _Recorder(builder)
+        self._ints: dict[int, Value] = {}
+        self._bools: dict[bool, Value] = {}
+
+    @property
+    def created(self) -> list[Operation]:
+        return self.b.created
+
+    # -- scalars and lists ----------------------------------------------------------
+    def int(self, v: IntLike) -> Value:
+        if isinstance(v, Value):
+            return v
+        if v not in self._ints:
+            self._ints[v] = self.b.value("torch.constant.int", [], TORCH_INT, {"value": IntegerAttr(v, i64)})
+        return self._ints[v]
+
+    def bool(self, v: bool) -> Value:
+        if v not in self._bools:
+            self._bools[v] = self.b.value("torch.constant.bool", [], TORCH_BOOL, {"value": IntegerAttr(int(v), i1)})
+        return self._bools[v]
+
+    def none(self) -> Value:
+        return self.b.value("torch.constant.none", [], TORCH_NONE)
+
+    def int_list(self, values: Sequence[IntLike]) -> Value:
+        return self.b.value("torch.prim.ListConstruct", [self.int(v) for v in values], TORCH_INT_LIST)
+
+    def bool_list(self, values: Sequence[bool]) -> Value:
+        return self.b.value("torch.prim.ListConstruct", [self.bool(v) for v in values], TORCH_BOOL_LIST)
+
+    # -- tensor ops ---------------------------------------------------------------------
+    def size(self, t: Value, dim: int) -> IntLike:
+        """A static size as int, a dynamic one as `torch.aten.size.int`."""
+        static = _shape(t)[dim]
+        if static is not None:
+            return static
+        return self.b.value("torch.aten.size.int", [t, self.int(dim)], TORCH_INT)
+
+    def permute(self, t: Value, perm: Sequence[int]) -> Value:
+        if list(perm) == list(range(len(perm))):
+            return t
+        shape = _shape(t)
+        return self.b.value("torch.aten.permute", [t, self.int_list(list(perm))], _like(t, [shape[p] for p in perm]))
+
+    def unflatten(self, t: Value, dim: int, sizes: Sequence[int]) -> Value:
+        """Split dim into `sizes` (static)."""
+        if len(sizes) == 1:
+            return t
+        shape = list(_shape(t))
+        result = shape[:dim] + list(sizes) + shape[dim + 1 :]
+        return self.b.value("torch.aten.unflatten.int", [t, self.int(dim), self.int_list(list(sizes))], _like(t, result))
+
+    def flatten(self, t: Value, start: int, end: int) -> Value:
+        if start == end:
+            return t
+        shape = list(_shape(t))
+        dims = shape[start : end + 1]
+        merged: Dim = None
+        if all(d is not None for d in dims):
+            merged = 1
+            for d in dims:
+                merged *= d  # type: ignore[operator]
+        result = shape[:start] + [merged] + shape[end + 1 :]
+        return self.b.value("torch.aten.flatten.using_ints", [t, self.int(start), self.int(end)], _like(t, result))
+
+    def slice(self, t: Value, dim: int, start: int, end: IntLike) -> Value:
+        """t[..., start:end, ...] along dim (step 1)."""
+        shape = list(_shape(t))
+        if start == 0 and isinstance(end, int) and shape[dim] is not None and end >= shape[dim]:
+            return t
+        if isinstance(end, int):
+            size: Dim = end - start if shape[dim] is None else min(end, shape[dim]) - start  # type: ignore[type-var]
+        else:
+            size = None
+        shape[dim] = size
+        return self.b.value("torch.aten.slice.Tensor", [t, self.int(dim), self.int(start), self.int(end), self.int(1)], _like(t, shape))
+
+    def convolution(
+        self,
+        x: Value,
+        w: Value,
+        stride: Sequence[int],
+        padding: Sequence[int],
+        dilation: Sequence[int],
+        transposed: bool,
+        output_padding: Sequence[int],
+        groups: int,
+    ) -> Value:
+        """aten.convolution without bias; result shape by PyTorch's formula."""
+        xs, ws = _shape(x), _shape(w)
+        out_channels = ws[1] * groups if transposed else ws[0]  # type: ignore[operator]
+        spatial: list[Dim] = []
+        for i in range(len(xs) - 2):
+            n, k = xs[2 + i], ws[2 + i]
+            if n is None or k is None:
+                spatial.append(None)
+            elif transposed:
+                spatial.append((n - 1) * stride[i] - 2 * padding[i] + dilation[i] * (k - 1) + output_padding[i] + 1)
+            else:
+                spatial.append((n + 2 * padding[i] - dilation[i] * (k - 1) - 1) // stride[i] + 1)
+        operands = [
+            x,
+            w,
+            self.none(),
+            self.int_list(list(stride)),
+            self.int_list(list(padding)),
+            self.int_list(list(dilation)),
+            self.bool(transposed),
+            self.int_list(list(output_padding)),
+            self.int(groups),
+        ]
+        return self.b.value("torch.aten.convolution", operands, _like(x, [xs[0], out_channels, *spatial]))
+
+    def sum(self, t: Value, dims: Sequence[int]) -> Value:
+        shape = _shape(t)
+        keep = [s for i, s in enumerate(shape) if i not in dims]
+        return self.b.value("torch.aten.sum.dim_IntList", [t, self.int_list(list(dims)), self.bool(False), self.none()], _like(t, keep))
+
+    def static_info_cast(self, t: Value, target: ValueTensorType) -> Value:
+        if t.type == target:
+            return t
+        return self.b.value("torch.tensor_static_info_cast", [t], target)
+
+
+class _Recorder:
+    """A builder that keeps the ops it creates."""
+
+    def __init__(self, builder: Builder):
+        self.builder = builder
+        self.created: list[Operation] = []
+
+    def value(self, name: str, operands: Sequence[Value], result_type, attributes=None) -> Value:
+        op = self.builder.create(name, operands, [result_type], attributes)
+        self.created.append(op)
+        return op.results[0]

@@ -1,0 +1,38 @@
+# lit configuration for convopt's FileCheck tests (test/lit).
+#
+#   lit test/lit            (make test runs it)
+#
+# Substitutions: %convopt (the tool), FileCheck (the `filecheck` Python
+# package), %mlir-verify (torch-mlir-opt parsing and verifying IR on stdin,
+# so output real MLIR tools reject fails the test).
+import os
+import shutil
+import sys
+
+import lit.formats
+
+config.name = "convopt"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir"]
+# Tests live in test/lit; everything else with a .mlir suffix is data.
+config.excludes = ["Inputs", "Output", "inputs", "examples", "bench", ".venv", "build"]
+config.test_source_root = os.path.dirname(os.path.abspath(__file__))
+
+bindir = os.path.dirname(sys.executable)
+config.environment["PATH"] = bindir + os.pathsep + os.environ.get("PATH", "")
+for var in ("HOME", "TMPDIR", "CONVOPT_CACHE_DIR"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+
+def tool(name):
+    path = shutil.which(name, path=config.environment["PATH"])
+    if path is None:
+        lit_config.fatal(f"'{name}' not found next to {sys.executable}; run `make test` to install the test tools")
+    return path
+
+
+config.substitutions.append(("%convopt", tool("convopt")))
+config.substitutions.append(("%mlir-verify", tool("torch-mlir-opt") + " -o /dev/null"))
+config.substitutions.append(("FileCheck", tool("filecheck")))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "test", "inputs")))
