@@ -48,7 +48,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from ..ir.affine import AffineExpr, AffineMap, d
+from ..ir.affine import AffineConst, AffineExpr, AffineMap, d
 from ..ir.builder import Builder
 from ..ir.core import Value
 from ..ir.types import FloatType, Type
@@ -371,9 +371,6 @@ def emit_kernel(
     loop = {name: i for i, name in enumerate(par)}
     out_loops = [len(par) + i for i in range(nd)]
     loop.update({name: len(par) + nd + i for i, name in enumerate(red)})
-    red_loops = [len(par) + nd + len(red) + i for i in range(nd)]
-    n_loops = len(par) + len(red) + 2 * nd
-    iterators = ["parallel"] * (len(par) + nd) + ["reduction"] * (len(red) + nd)
     ins = (to_roles(em, ins[0], layouts[0], roles), to_roles(em, ins[1], layouts[1], roles))
     if init is not None:
         init = to_roles(em, init, out_layout, roles)
@@ -426,12 +423,19 @@ def emit_kernel(
             # Pieces of gather and weight are disjoint: each computes into a
             # fresh zero tile, which IREE fuses into the op's dispatch.
             out_slice = em.zeros(out_sizes, acc_type)
+        # A spatial reduction of extent 1 (a single tap) needs no loop.
+        red_loops: dict[int, AffineExpr] = {}
+        for i, p in enumerate(combo):
+            if p.red != 1:
+                red_loops[i] = d(len(par) + nd + len(red) + len(red_loops))
+        n_loops = len(par) + nd + len(red) + len(red_loops)
+        iterators = ["parallel"] * (len(par) + nd) + ["reduction"] * (len(red) + len(red_loops))
         maps = []
         for j in range(2):
             exprs: list[AffineExpr] = [d(loop[x]) for x in in_roles[j]]
             for i, p in enumerate(combo):
                 a = p.ins[j]
-                exprs.append(d(out_loops[i]) * a.c_out + d(red_loops[i]) * a.c_red + a.const)
+                exprs.append(d(out_loops[i]) * a.c_out + red_loops.get(i, AffineConst(0)) * a.c_red + a.const)
             maps.append(AffineMap.from_exprs(n_loops, exprs))
         maps.append(AffineMap.from_exprs(n_loops, [d(loop[x]) for x in out_roles] + [d(out_loops[i]) for i in range(nd)]))
         result = em.generic(in_slices, [out_slice], maps, iterators, lambda b, args: [multiply_add(b, args[0], args[1], args[2], acc_type)])

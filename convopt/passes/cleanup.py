@@ -1,8 +1,11 @@
-"""convopt-cleanup: erase dead side-effect-free ops and share constants.
+"""convopt-cleanup: erase dead side-effect-free ops and share equal ones.
 
 Lowerings create what they need and leave the rest to this pass: torch
-constants and lists that only fed a replaced op, and duplicate
-`arith.constant`s, disappear.  It touches nothing with side effects.
+constants and lists that only fed a replaced op disappear, and a
+side-effect-free op equal to an earlier one in the same block (same name,
+operands, attributes and result types: a second `tensor.collapse_shape` of
+the same tensor, a repeated `arith.constant`) is replaced by it.  It touches
+nothing with side effects.
 """
 
 from __future__ import annotations
@@ -25,28 +28,37 @@ def erase_dead(block: Block) -> None:
             op.erase()
 
 
-def share_constants(block: Block) -> None:
-    """Replace each `arith.constant` equal to an earlier one in the block."""
+def share_equal_ops(block: Block) -> None:
+    """Replace each pure op equal to an earlier one in the block by it."""
     seen: dict[tuple, Operation] = {}
     for op in list(block.ops):
-        if op.name != "arith.constant" or op.regions:
+        if op.regions or not op.results or not is_pure(op.name) or op.name.startswith("torch"):
+            continue  # torch ops are the user's: left as written
+        key = (
+            op.name,
+            tuple(id(v) for v in op.operands),
+            tuple(op.attributes.items()),
+            tuple(sorted((op.properties or {}).items())),
+            tuple(r.type for r in op.results),
+        )
+        try:
+            first = seen.get(key)
+        except TypeError:  # an unhashable attribute: leave the op alone
             continue
-        key = (op.attributes.get("value"), op.results[0].type)
-        first = seen.get(key)
         if first is None:
             seen[key] = op
         else:
-            op.replace_with([first.results[0]])
+            op.replace_with(list(first.results))
 
 
 @dataclass(frozen=True)
 class Cleanup(Pass):
     NAME = "convopt-cleanup"
-    SUMMARY = "Erase dead side-effect-free ops and share equal arith.constant ops"
+    SUMMARY = "Erase dead side-effect-free ops and replace repeated ones by the first"
     ANCHOR = "func.func"
 
     def run(self, op: Operation, ctx: PassContext) -> None:
         for region in op.regions:
             for block in region.blocks:
-                share_constants(block)
+                share_equal_ops(block)
                 erase_dead(block)

@@ -452,3 +452,33 @@ def random_matrix(count: int, seed: int = 1234) -> list[Config]:
 def all_configs() -> list[Config]:
     return named_matrix() + random_matrix(int(os.environ.get("CONVOPT_E2E_RANDOM", "110")))
 
+
+
+def torch_mlir_lower(text: str) -> str:
+    """torch-mlir's own backend pipeline (torch -> linalg on tensors)."""
+    import shutil
+    import subprocess
+    import sys
+
+    tool = shutil.which("torch-mlir-opt", path=os.path.dirname(sys.executable)) or "torch-mlir-opt"
+    proc = subprocess.run([tool, "--torch-backend-to-linalg-on-tensors-backend-pipeline"], input=text, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError("torch-mlir-opt failed:\n" + proc.stderr[-2000:])
+    return proc.stdout
+
+
+def check_through_torch_mlir(cfg: Config) -> Outcome:
+    """convopt's decomposition, lowered by torch-mlir's backend pipeline,
+    compiled with IREE: the decomposition is right independently of
+    convopt's own linalg lowering."""
+    go, x, w = (round_to(a, cfg.dtype) for a in inputs(cfg))
+    ref = reference(cfg, go, x, w)
+    decomposed = lower(torch_ir(cfg), ("--decompose-conv-bwd",))
+    got = compile_and_run(torch_mlir_lower(decomposed), [to_device(go, cfg.dtype), to_device(x, cfg.dtype), to_device(w, cfg.dtype)], f64=cfg.dtype == "f64")
+    outcome = Outcome(cfg)
+    for i, (g, e) in enumerate(zip(got, [r for r, m in zip(ref, cfg.mask) if m])):
+        scale = max(1.0, float(np.max(np.abs(e))) if e.size else 1.0)
+        err = float(np.max(np.abs(g - e))) / scale if e.size else 0.0
+        outcome.errors.append(err)
+        assert err <= TOLERANCE[cfg.dtype], f"{cfg.name} via torch-mlir: result {i} relative error {err:.3g}"
+    return outcome
