@@ -280,3 +280,17 @@ def builtin_tensor_type(t: ValueTensorType) -> RankedTensorType:
     """`!torch.vtensor<[2,?],f32>` -> `tensor<2x?xf32>`."""
     assert t.shape is not None and t.dtype is not None
     return RankedTensorType(tuple(t.shape), builtin_element_type(t.dtype))
+
+
+def ranked(t: Type) -> RankedTensorType:
+    """t as a ranked builtin tensor type (callers have checked it is one)."""
+    if not isinstance(t, RankedTensorType):
+        raise TypeError(f"expected a ranked tensor type, got '{t}'")
+    return t
+
+
+def vtensor(t: Type) -> ValueTensorType:
+    """t as a torch value tensor type (callers have checked it is one)."""
+    if not isinstance(t, ValueTensorType):
+        raise TypeError(f"expected a !torch.vtensor type, got '{t}'")
+    return t

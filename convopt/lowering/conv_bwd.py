@@ -30,7 +30,7 @@ from ..ir.builder import Builder
 from ..ir.core import Operation, Value
 from ..ir.types import FloatType, RankedTensorType, ValueTensorType, builtin_tensor_type
 from ..passes import Pass, PassContext
-from .conv_spec import CONV_BWD, ConvSpec, read_conv_backward
+from .conv_spec import CONV_BWD, ConvBackward, read_conv_backward
 from .emit import Emitter, Ix
 from .kernels import KernelStats, Rel, accumulator_type, emit_kernel
 
@@ -39,25 +39,16 @@ from .kernels import KernelStats, Rel, accumulator_type, emit_kernel
 class Operands:
     """The builtin operands of one convolution, in the kernels' A/B/W roles."""
 
-    spec: ConvSpec
+    conv: ConvBackward
     A: Value  # strided ("small") side: grad_output (regular) / input (transposed)
     B: Value  # other side: input (regular) / grad_output (transposed)
     W: Value
     batch: Ix
     rels: list[Rel]
 
-    @property
-    def ca(self) -> int:
-        spec = self.spec
-        return (spec.in_channels if spec.transposed else spec.out_channels) // spec.groups
-
-    @property
-    def cb(self) -> int:
-        spec = self.spec
-        return (spec.out_channels if spec.transposed else spec.in_channels) // spec.groups
-
     def roles(self) -> dict[str, Ix]:
-        return {"n": self.batch, "g": self.spec.groups, "ca": self.ca, "cb": self.cb}
+        ca, cb = self.conv.channels
+        return {"n": self.batch, "g": self.conv.spec.groups, "ca": ca, "cb": cb}
 
 
 A_LAYOUT = (("n",), ("g", "ca"))  # [N, G*Ca, s...]
@@ -65,22 +56,20 @@ B_LAYOUT = (("n",), ("g", "cb"))  # [N, G*Cb, b...]
 W_LAYOUT = (("g", "ca"), ("cb",))  # [G*Ca, Cb, k...]
 
 
-def make_operands(em: Emitter, spec: ConvSpec, A: Value, B: Value, W: Value) -> Operands:
-    batch = next((s for s in (em.dim(A, 0), em.dim(B, 0)) if isinstance(s, int)), None)
-    if batch is None:
-        batch = em.dim(A, 0)
-    rels = [
-        Rel(spec.stride[i], spec.dilation[i], spec.padding[i], spec.kernel[i], em.dim(A, 2 + i), em.dim(B, 2 + i))
-        for i in spec.spatial
-    ]
-    return Operands(spec, A, B, W, batch, rels)
+def make_operands(em: Emitter, conv: ConvBackward, A: Value, B: Value, W: Value) -> Operands:
+    spec = conv.spec
+    static_batch = [s for s in (em.dim(A, 0), em.dim(B, 0)) if isinstance(s, int)]
+    batch: Ix = static_batch[0] if static_batch else em.dim(A, 0)
+    rels = [Rel(spec.stride[i], spec.dilation[i], spec.padding[i], conv.kernel[i], em.dim(A, 2 + i), em.dim(B, 2 + i)) for i in spec.spatial]
+    return Operands(conv, A, B, W, batch, rels)
 
 
 def useful_macs(ops: Operands) -> Optional[int]:
     """Multiply-adds whose operands are both in bounds (static shapes)."""
     if not all(r.static for r in ops.rels) or not isinstance(ops.batch, int):
         return None
-    total = ops.batch * ops.spec.groups * ops.ca * ops.cb
+    ca, cb = ops.conv.channels
+    total = ops.batch * ops.conv.spec.groups * ca * cb
     for r in ops.rels:
         total *= r.useful()
     return total
@@ -122,7 +111,7 @@ def lower_conv_backward(op: Operation, peel: str = "auto", stats: Optional[list[
     acc_type = accumulator_type(spec.dtype)
     x, w, dy = em.to_builtin(cb.input), em.to_builtin(cb.weight), em.to_builtin(cb.grad_output)
     A, B = (x, dy) if spec.transposed else (dy, x)
-    ops = make_operands(em, spec, A, B, w)
+    ops = make_operands(em, cb, A, B, w)
     wanted = [cb.mask[i] or (op.results[i].has_uses() and isinstance(op.results[i].type, ValueTensorType)) for i in range(3)]
     values: list[Optional[Value]] = [None, None, None]
     useful = useful_macs(ops)
@@ -137,7 +126,7 @@ def lower_conv_backward(op: Operation, peel: str = "auto", stats: Optional[list[
         report.append(("grad_input", kstats))
     if wanted[1]:
         kstats = KernelStats()
-        acc = emit_kernel(em, "weight", (A, B), (A_LAYOUT, B_LAYOUT), W_LAYOUT, ops.rels, ops.roles(), list(spec.kernel), acc_type, peel, stats=kstats)
+        acc = emit_kernel(em, "weight", (A, B), (A_LAYOUT, B_LAYOUT), W_LAYOUT, ops.rels, ops.roles(), list(cb.kernel), acc_type, peel, stats=kstats)
         values[1] = finish(em, acc, spec.dtype, op.results[1].type)
         report.append(("grad_weight", kstats))
     if wanted[2]:

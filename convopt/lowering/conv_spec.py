@@ -83,6 +83,14 @@ class ConvSpec:
     def spatial(self) -> range:
         return range(self.rank)
 
+    def group_channels(self) -> tuple[Optional[int], Optional[int]]:
+        """(Ca, Cb): channels per group of the strided side A (the output of a
+        regular convolution, the input of a transposed one) and of the other
+        side B; the weight is [G*Ca, Cb, k...]."""
+        cin, cout, g = self.in_channels, self.out_channels, self.groups
+        a, b = (cin, cout) if self.transposed else (cout, cin)
+        return (a // g if a is not None else None, b // g if b is not None else None)
+
 
 def _shaped(op: Operation, v: Value, what: str) -> ValueTensorType:
     t = v.type
@@ -197,13 +205,25 @@ def check_output_shape(op: Operation, spec: ConvSpec, x: ValueTensorType, y: Val
 
 @dataclass(frozen=True)
 class ConvBackward:
-    """A validated convolution_backward: operands, spec, which results."""
+    """A validated convolution_backward: operands, spec, which results.  Its
+    weight shape is static (checked), so kernel and channels are ints."""
 
     spec: ConvSpec
     grad_output: Value
     input: Value
     weight: Value
     mask: tuple[bool, bool, bool]
+
+    @property
+    def kernel(self) -> tuple[int, ...]:
+        return tuple(k for k in self.spec.kernel if k is not None)
+
+    @property
+    def channels(self) -> tuple[int, int]:
+        """(Ca, Cb), see ConvSpec.group_channels."""
+        a, b = self.spec.group_channels()
+        assert a is not None and b is not None
+        return a, b
 
 
 def read_conv_backward(op: Operation) -> ConvBackward:

@@ -33,7 +33,7 @@ from typing import Optional
 
 from ..ir.builder import Builder
 from ..ir.core import Operation, Value
-from ..ir.types import ValueTensorType
+from ..ir.types import ValueTensorType, vtensor
 from ..passes import Pass, PassContext
 from .conv_bwd import replace_results
 from .conv_spec import CONV_BWD, read_conv_backward
@@ -49,8 +49,9 @@ def decompose(op: Operation) -> list[Operation]:
     t = TorchEmitter(Builder.before(op))
     dy, x, w = cb.grad_output, cb.input, cb.weight
     nd, G = spec.rank, spec.groups
-    x_shape = x.type.shape  # type: ignore[union-attr]
-    dy_shape = dy.type.shape  # type: ignore[union-attr]
+    x_shape = vtensor(x.type).shape or ()
+    dy_shape = vtensor(dy.type).shape or ()
+    kernel = cb.kernel
     wanted = [cb.mask[i] or (op.results[i].has_uses() and isinstance(op.results[i].type, ValueTensorType)) for i in range(3)]
     values: list[Optional[Value]] = [None, None, None]
     if wanted[0]:
@@ -63,7 +64,7 @@ def decompose(op: Operation) -> list[Operation]:
                     out_pad.append(spec.stride[i] - 1)  # the largest; sliced below
                     dynamic_dims.append(i)
                 else:
-                    minimal = (ns - 1) * spec.stride[i] - 2 * spec.padding[i] + spec.dilation[i] * (spec.kernel[i] - 1) + 1
+                    minimal = (ns - 1) * spec.stride[i] - 2 * spec.padding[i] + spec.dilation[i] * (kernel[i] - 1) + 1
                     out_pad.append(nb - minimal)
             gi = t.convolution(dy, w, spec.stride, spec.padding, spec.dilation, True, out_pad, G)
             for i in dynamic_dims:
@@ -75,8 +76,7 @@ def decompose(op: Operation) -> list[Operation]:
         values[0] = gi
     if wanted[1]:
         A, B = (x, dy) if spec.transposed else (dy, x)
-        ca = (spec.in_channels if spec.transposed else spec.out_channels) // G
-        cb_ = (spec.out_channels if spec.transposed else spec.in_channels) // G
+        ca, cb_ = cb.channels
         if G == 1:
             b2 = t.permute(B, [1, 0, *range(2, 2 + nd)])  # [Cb, N, b...]
             a2 = t.permute(A, [1, 0, *range(2, 2 + nd)])  # [Ca, N, s...]
@@ -86,7 +86,7 @@ def decompose(op: Operation) -> list[Operation]:
             a2 = t.flatten(t.permute(t.unflatten(A, 1, [G, ca]), [1, 2, 0, *spatial]), 0, 1)  # [G*Ca, N, s...]
         r = t.convolution(b2, a2, spec.dilation, spec.padding, spec.stride, False, [0] * nd, G)  # [Cb, G*Ca, k'...]
         for i in spec.spatial:
-            r = t.slice(r, 2 + i, 0, spec.kernel[i])
+            r = t.slice(r, 2 + i, 0, kernel[i])
         values[1] = t.permute(r, [1, 0, *range(2, 2 + nd)])
     if wanted[2]:
         values[2] = t.sum(dy, [0, *range(2, 2 + nd)])
@@ -127,6 +127,7 @@ class DecomposeConvBwd(Pass):
         target = self.target or "linalg"
         for conv in [o for o in op.walk() if o.name == CONV_BWD]:
             spec = read_conv_backward(conv).spec
+            why: Optional[str] = None
             if "aten.convolution_backward" not in kinds:
                 why = "aten.convolution_backward is not a backend-legal op"
             else:

@@ -9,7 +9,8 @@ created once per function, at the top of its entry block.
 
 from __future__ import annotations
 
-from typing import Callable, Optional, Sequence, Union
+from collections.abc import Callable, Sequence
+from typing import Optional, Union
 
 from ..ir.affine import AffineMap
 from ..ir.attributes import (

@@ -45,13 +45,14 @@ taps, which overlap, accumulate into the slice they update.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Optional
 
 from ..ir.affine import AffineConst, AffineExpr, AffineMap, d
 from ..ir.builder import Builder
 from ..ir.core import Value
-from ..ir.types import FloatType, Type
+from ..ir.types import FloatType, Type, ranked
 from .emit import Emitter, Ix, ceildiv
 
 PEEL_WASTE = 0.05
@@ -74,10 +75,16 @@ class Rel:
     def static(self) -> bool:
         return isinstance(self.Ns, int) and isinstance(self.Nb, int) and isinstance(self.K, int)
 
+    @property
+    def k(self) -> int:
+        """The kernel size of a static kernel (every caller of this checked)."""
+        assert isinstance(self.K, int)
+        return self.K
+
     def useful(self) -> int:
         """Number of valid (s, k) pairs (static dims)."""
         assert isinstance(self.Ns, int) and isinstance(self.Nb, int)
-        return sum(len(_valid_s(self, k)) for k in range(self.K))
+        return sum(len(_valid_s(self, k)) for k in range(self.k))
 
 
 def _valid_s(r: Rel, k: int) -> range:
@@ -152,7 +159,7 @@ def tap_range(em: Emitter, r: Rel, k: int) -> Optional[tuple[int, Ix]]:
 def _taps(em: Emitter, r: Rel) -> list[tuple[int, int, Ix, Span]]:
     """(k, first s, count, positions b = S*s + D*k - P) of every tap k."""
     out = []
-    for k in range(r.K):
+    for k in range(r.k):
         rng = tap_range(em, r, k)
         if rng is not None:
             lo, n = rng
@@ -171,7 +178,7 @@ def gather_pieces(em: Emitter, r: Rel, strategy: str) -> list[Piece]:
     Nb = r.Nb
 
     def taps(s: int) -> tuple[int, int]:
-        return max(0, ceildiv(r.P - r.S * s, r.D)), min(r.K - 1, (Nb - 1 + r.P - r.S * s) // r.D)
+        return max(0, ceildiv(r.P - r.S * s, r.D)), min(r.k - 1, (Nb - 1 + r.P - r.S * s) // r.D)
 
     pieces = []
     for s0, s1, lo, hi in _runs(r.Ns, taps):
@@ -202,7 +209,7 @@ def weight_pieces(em: Emitter, r: Rel, strategy: str) -> list[Piece]:
         size = em.add(em.add(em.mul(em.sub(r.Ns, 1), r.S), em.mul(em.sub(r.K, 1), r.D)), 1)
         return [Piece(Span(0, r.K), r.Ns, (Access(Span(0, r.Ns), 0, 1), Access(Span(-r.P, size), r.D, r.S)))]
     pieces = []
-    for k0, k1, lo, hi in _runs(r.K, lambda k: (_valid_s(r, k).start, _valid_s(r, k).stop - 1)):
+    for k0, k1, lo, hi in _runs(r.k, lambda k: (_valid_s(r, k).start, _valid_s(r, k).stop - 1)):
         nk, ns = k1 - k0, hi - lo + 1
         b = Access(Span(r.S * lo + r.D * k0 - r.P, r.S * (ns - 1) + r.D * (nk - 1) + 1), r.D, r.S)
         pieces.append(Piece(Span(k0, nk), ns, (Access(Span(lo, ns), 0, 1), b)))
@@ -275,7 +282,7 @@ def to_roles(em: Emitter, v: Value, layout: Layout, roles: dict[str, Ix]) -> Val
     """Reshape v from `layout` to one dim per present role (unit roles
     dropped, grouped roles split), spatial dims unchanged."""
     present = _present(roles)
-    rank = v.type.rank  # type: ignore[union-attr]
+    rank = ranked(v.type).rank
     lead = len(layout)
     # Merge dims that hold no present role into a neighbour (collapse).
     groups: list[list[int]] = []
@@ -312,7 +319,7 @@ def from_roles(em: Emitter, v: Value, layout: Layout, roles: dict[str, Ix]) -> V
     present = _present(roles)
     per_dim = [[r for r in names if r in present] for names in layout]
     n_present = sum(len(p) for p in per_dim)
-    rank = v.type.rank  # type: ignore[union-attr]
+    rank = ranked(v.type).rank
     n_spatial = rank - n_present
     if any(len(p) > 1 for p in per_dim):
         groups, k = [], 0

@@ -21,8 +21,8 @@ def _ints(attr: object, n: int) -> list[int]:
     if isinstance(attr, DenseAttr):
         body = attr.body
         if isinstance(body, tuple):
-            return [int(x) for x in body]
-        return [int(body)] * n  # type: ignore[arg-type]
+            return [int(str(x)) for x in body]
+        return [int(str(body))] * n
     return [1] * n
 
 

@@ -3,7 +3,8 @@ of the few aten ops the decomposition emits)."""
 
 from __future__ import annotations
 
-from typing import Sequence, Union
+from collections.abc import Sequence
+from typing import Union
 
 from ..ir.attributes import IntegerAttr
 from ..ir.builder import Builder
@@ -48,14 +49,14 @@ class TorchEmitter:
         return self.b.created
 
     # -- scalars and lists ----------------------------------------------------------
-    def int(self, v: IntLike) -> Value:
+    def const_int(self, v: IntLike) -> Value:
         if isinstance(v, Value):
             return v
         if v not in self._ints:
             self._ints[v] = self.b.value("torch.constant.int", [], TORCH_INT, {"value": IntegerAttr(v, i64)})
         return self._ints[v]
 
-    def bool(self, v: bool) -> Value:
+    def const_bool(self, v: bool) -> Value:
         if v not in self._bools:
             self._bools[v] = self.b.value("torch.constant.bool", [], TORCH_BOOL, {"value": IntegerAttr(int(v), i1)})
         return self._bools[v]
@@ -64,10 +65,10 @@ class TorchEmitter:
         return self.b.value("torch.constant.none", [], TORCH_NONE)
 
     def int_list(self, values: Sequence[IntLike]) -> Value:
-        return self.b.value("torch.prim.ListConstruct", [self.int(v) for v in values], TORCH_INT_LIST)
+        return self.b.value("torch.prim.ListConstruct", [self.const_int(v) for v in values], TORCH_INT_LIST)
 
     def bool_list(self, values: Sequence[bool]) -> Value:
-        return self.b.value("torch.prim.ListConstruct", [self.bool(v) for v in values], TORCH_BOOL_LIST)
+        return self.b.value("torch.prim.ListConstruct", [self.const_bool(v) for v in values], TORCH_BOOL_LIST)
 
     # -- tensor ops ---------------------------------------------------------------------
     def size(self, t: Value, dim: int) -> IntLike:
@@ -75,7 +76,7 @@ class TorchEmitter:
         static = _shape(t)[dim]
         if static is not None:
             return static
-        return self.b.value("torch.aten.size.int", [t, self.int(dim)], TORCH_INT)
+        return self.b.value("torch.aten.size.int", [t, self.const_int(dim)], TORCH_INT)
 
     def permute(self, t: Value, perm: Sequence[int]) -> Value:
         if list(perm) == list(range(len(perm))):
@@ -89,7 +90,7 @@ class TorchEmitter:
             return t
         shape = list(_shape(t))
         result = shape[:dim] + list(sizes) + shape[dim + 1 :]
-        return self.b.value("torch.aten.unflatten.int", [t, self.int(dim), self.int_list(list(sizes))], _like(t, result))
+        return self.b.value("torch.aten.unflatten.int", [t, self.const_int(dim), self.int_list(list(sizes))], _like(t, result))
 
     def flatten(self, t: Value, start: int, end: int) -> Value:
         if start == end:
@@ -102,19 +103,19 @@ class TorchEmitter:
             for d in dims:
                 merged *= d  # type: ignore[operator]
         result = shape[:start] + [merged] + shape[end + 1 :]
-        return self.b.value("torch.aten.flatten.using_ints", [t, self.int(start), self.int(end)], _like(t, result))
+        return self.b.value("torch.aten.flatten.using_ints", [t, self.const_int(start), self.const_int(end)], _like(t, result))
 
     def slice(self, t: Value, dim: int, start: int, end: IntLike) -> Value:
         """t[..., start:end, ...] along dim (step 1)."""
         shape = list(_shape(t))
-        if start == 0 and isinstance(end, int) and shape[dim] is not None and end >= shape[dim]:
+        current = shape[dim]
+        if start == 0 and isinstance(end, int) and current is not None and end >= current:
             return t
+        size: Dim = None
         if isinstance(end, int):
-            size: Dim = end - start if shape[dim] is None else min(end, shape[dim]) - start  # type: ignore[type-var]
-        else:
-            size = None
+            size = (end if current is None else min(end, current)) - start
         shape[dim] = size
-        return self.b.value("torch.aten.slice.Tensor", [t, self.int(dim), self.int(start), self.int(end), self.int(1)], _like(t, shape))
+        return self.b.value("torch.aten.slice.Tensor", [t, self.const_int(dim), self.const_int(start), self.const_int(end), self.const_int(1)], _like(t, shape))
 
     def convolution(
         self,
@@ -146,16 +147,16 @@ class TorchEmitter:
             self.int_list(list(stride)),
             self.int_list(list(padding)),
             self.int_list(list(dilation)),
-            self.bool(transposed),
+            self.const_bool(transposed),
             self.int_list(list(output_padding)),
-            self.int(groups),
+            self.const_int(groups),
         ]
         return self.b.value("torch.aten.convolution", operands, _like(x, [xs[0], out_channels, *spatial]))
 
     def sum(self, t: Value, dims: Sequence[int]) -> Value:
         shape = _shape(t)
         keep = [s for i, s in enumerate(shape) if i not in dims]
-        return self.b.value("torch.aten.sum.dim_IntList", [t, self.int_list(list(dims)), self.bool(False), self.none()], _like(t, keep))
+        return self.b.value("torch.aten.sum.dim_IntList", [t, self.int_list(list(dims)), self.const_bool(False), self.none()], _like(t, keep))
 
     def static_info_cast(self, t: Value, target: ValueTensorType) -> Value:
         if t.type == target:

@@ -16,15 +16,16 @@ hands its result back through `torch_c.from_builtin_tensor`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Optional
 
 from ..diagnostics import position_of
 from ..ir.affine import AffineMap, d
 from ..ir.attributes import DenseArrayAttr
 from ..ir.builder import Builder
 from ..ir.core import Operation, Value
-from ..ir.types import FloatType, RankedTensorType, ValueTensorType, builtin_tensor_type, i64
+from ..ir.types import FloatType, RankedTensorType, ValueTensorType, builtin_tensor_type, i64, ranked
 from ..passes import Pass, PassContext
 from .conv_spec import constant_bool, constant_int, constant_list, invalid, is_none, read_conv, unsupported
 from .emit import Emitter, Ix
@@ -72,7 +73,7 @@ def int_operand(em: Emitter, v: Value) -> Optional[Ix]:
         dim = constant_int(op.operands[1])
         if dim is not None:
             t = _builtin(em, op.operands[0])
-            return em.dim(t, dim % t.type.rank)  # type: ignore[union-attr]
+            return em.dim(t, dim % ranked(t.type).rank)
     return None
 
 
@@ -169,7 +170,7 @@ def _broadcast_bias(em: Emitter, bias: Value, shape: list[Ix], acc_type: FloatTy
 def lower_slice(op: Operation, **_: object) -> None:
     em = _emitter(op)
     src = _builtin(em, op.operands[0])
-    rank = src.type.rank  # type: ignore[union-attr]
+    rank = ranked(src.type).rank
     dim = constant_int(op.operands[1])
     step = constant_int(op.operands[4])
     if dim is None or step is None or step < 1:
@@ -201,10 +202,10 @@ def lower_permute(op: Operation, **_: object) -> None:
     perm = constant_list(op.operands[1])
     if perm is None:
         raise unsupported(op, "non-constant permutation")
-    rank = src.type.rank  # type: ignore[union-attr]
+    rank = ranked(src.type).rank
     perm = [p % rank for p in perm]
     shape = em.shape(src)
-    out = em.empty([shape[p] for p in perm], src.type.element_type)  # type: ignore[union-attr]
+    out = em.empty([shape[p] for p in perm], ranked(src.type).element_type)
     result = em.structured("linalg.transpose", [src], [out], {"permutation": DenseArrayAttr(i64, tuple(perm))})[0]
     _result(em, op, result)
     op.erase()
@@ -216,7 +217,7 @@ def lower_unflatten(op: Operation, **_: object) -> None:
     dim, sizes = constant_int(op.operands[1]), constant_list(op.operands[2])
     if dim is None or sizes is None or any(s < 0 for s in sizes):
         raise unsupported(op, "unflatten with non-constant dim or sizes")
-    rank = src.type.rank  # type: ignore[union-attr]
+    rank = ranked(src.type).rank
     dim %= rank
     shape = em.shape(src)
     new_shape = shape[:dim] + list(sizes) + shape[dim + 1 :]
@@ -231,7 +232,7 @@ def lower_flatten(op: Operation, **_: object) -> None:
     start, end = constant_int(op.operands[1]), constant_int(op.operands[2])
     if start is None or end is None:
         raise unsupported(op, "flatten with non-constant dims")
-    rank = src.type.rank  # type: ignore[union-attr]
+    rank = ranked(src.type).rank
     start, end = start % rank, end % rank
     reassoc = [[i] for i in range(start)] + [list(range(start, end + 1))] + [[i] for i in range(end + 1, rank)]
     _result(em, op, em.collapse(src, reassoc))

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Optional, Union
+from typing import Any, ClassVar, Optional, Union
 
 from ..diagnostics import ConvoptError, Diagnostic, DiagnosticEngine
 from ..ir.core import Operation
@@ -111,7 +112,7 @@ def describe_passes() -> str:
         cls = pass_class(name)
         lines.append(f"  {name}  [{cls.ANCHOR}]  {cls.SUMMARY}")
         for f in dataclasses.fields(cls):
-            doc = (f.metadata or {}).get("doc", "")
+            doc = f.metadata.get("doc", "") if f.metadata else ""
             default = f.default if f.default is not dataclasses.MISSING else ""
             if isinstance(default, tuple):
                 default = ",".join(default)

@@ -221,7 +221,7 @@ def executed_macs(text: str, arg_shapes: list[tuple[int, ...]]) -> int:
     """Sum of iteration-domain sizes of the linalg ops whose body multiplies,
     with dynamic sizes evaluated for the given function argument shapes."""
     from convopt.diagnostics import SourceFile
-    from convopt.ir.attributes import AffineMapAttr, ArrayAttr, IntegerAttr
+    from convopt.ir.attributes import IntegerAttr
     from convopt.ir.types import RankedTensorType
     from convopt.ops import DYNAMIC_INDEX
     from convopt.parser import parse

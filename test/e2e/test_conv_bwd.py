@@ -13,9 +13,8 @@ suite is below 0.9 (conftest.py).
 
 from __future__ import annotations
 
-import pytest
-
 import harness
+import pytest
 from conftest import record
 
 CONFIGS = harness.all_configs()
