@@ -66,6 +66,8 @@ def default_pipeline(lower: bool, decompose: bool, target: Optional[str], legal_
     if target is None:
         opts.append("target=linalg")
     opts.append("lower=true")
+    if conv_form:
+        opts.append(f"conv-form={conv_form}")
     form = f"{{conv-form={conv_form}}}" if conv_form else ""
     boundary = "convopt-finalize-boundary{torch-boundary=true}" if torch_boundary else "convopt-finalize-boundary"
     return (

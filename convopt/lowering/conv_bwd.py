@@ -32,7 +32,7 @@ from ..ir.types import FloatType, RankedTensorType, ValueTensorType, builtin_ten
 from ..passes import Pass, PassContext
 from .conv_spec import CONV_BWD, ConvBackward, read_conv_backward
 from .emit import Emitter, Ix
-from .kernels import KernelStats, Rel, accumulator_type, emit_kernel
+from .kernels import FORMS, KernelStats, Rel, accumulator_type, emit_kernel
 
 
 @dataclass
@@ -102,7 +102,7 @@ def finish(em: Emitter, acc: Value, dtype: FloatType, like: object) -> Value:
     return value
 
 
-def lower_conv_backward(op: Operation, peel: str = "auto", stats: Optional[list[str]] = None) -> None:
+def lower_conv_backward(op: Operation, peel: str = "auto", stats: Optional[list[str]] = None, form: str = "auto") -> None:
     cb = read_conv_backward(op)
     spec = cb.spec
     func = op.ancestor("func.func")
@@ -119,14 +119,14 @@ def lower_conv_backward(op: Operation, peel: str = "auto", stats: Optional[list[
     if wanted[0]:
         kstats = KernelStats()
         if spec.transposed:  # grad_input = gather of grad_output: A-shaped
-            acc = emit_kernel(em, "gather", (B, w), (B_LAYOUT, W_LAYOUT), A_LAYOUT, ops.rels, ops.roles(), [r.Ns for r in ops.rels], acc_type, peel, stats=kstats)
+            acc = emit_kernel(em, "gather", (B, w), (B_LAYOUT, W_LAYOUT), A_LAYOUT, ops.rels, ops.roles(), [r.Ns for r in ops.rels], acc_type, peel, stats=kstats, form=form)
         else:  # grad_input = scatter of grad_output: B-shaped
-            acc = emit_kernel(em, "scatter", (A, w), (A_LAYOUT, W_LAYOUT), B_LAYOUT, ops.rels, ops.roles(), [r.Nb for r in ops.rels], acc_type, peel, stats=kstats)
+            acc = emit_kernel(em, "scatter", (A, w), (A_LAYOUT, W_LAYOUT), B_LAYOUT, ops.rels, ops.roles(), [r.Nb for r in ops.rels], acc_type, peel, stats=kstats, form=form)
         values[0] = finish(em, acc, spec.dtype, op.results[0].type)
         report.append(("grad_input", kstats))
     if wanted[1]:
         kstats = KernelStats()
-        acc = emit_kernel(em, "weight", (A, B), (A_LAYOUT, B_LAYOUT), W_LAYOUT, ops.rels, ops.roles(), list(cb.kernel), acc_type, peel, stats=kstats)
+        acc = emit_kernel(em, "weight", (A, B), (A_LAYOUT, B_LAYOUT), W_LAYOUT, ops.rels, ops.roles(), list(cb.kernel), acc_type, peel, stats=kstats, form=form)
         values[1] = finish(em, acc, spec.dtype, op.results[1].type)
         report.append(("grad_weight", kstats))
     if wanted[2]:
@@ -134,7 +134,7 @@ def lower_conv_backward(op: Operation, peel: str = "auto", stats: Optional[list[
     if stats is not None:
         for name, k in report:
             eff = f"{useful / k.executed:.3f}" if useful and k.executed else "n/a (dynamic shape)"
-            stats.append(f"{position_of(op)}: {CONV_BWD} {name}: form=generic ops={k.ops} executed_macs={k.executed or 'dynamic'} useful_macs={useful or 'dynamic'} efficiency={eff}")
+            stats.append(f"{position_of(op)}: {CONV_BWD} {name}: form={k.form} ops={k.ops} executed_macs={k.executed or 'dynamic'} useful_macs={useful or 'dynamic'} efficiency={eff}")
     replace_results(op, values)
 
 
@@ -162,7 +162,9 @@ class ConvBwdToLinalg(Pass):
     def __post_init__(self) -> None:
         if self.peel not in ("auto", "always", "never"):
             raise ValueError(f"peel must be auto, always or never, not '{self.peel}'")
+        if self.conv_form not in FORMS:
+            raise ValueError(f"conv-form must be one of {', '.join(FORMS)}, not '{self.conv_form}'")
 
     def run(self, op: Operation, ctx: PassContext) -> None:
         for target in [o for o in op.walk() if o.name == CONV_BWD]:
-            lower_conv_backward(target, self.peel, ctx.stats)
+            lower_conv_backward(target, self.peel, ctx.stats, self.conv_form)

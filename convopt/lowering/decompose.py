@@ -108,6 +108,7 @@ class DecomposeConvBwd(Pass):
     target: Optional[str] = field(default=None, metadata={"doc": "capability profile deciding legality per op: linalg|rocmlir"})
     lower: bool = field(default=False, metadata={"doc": "lower the ops the decomposition creates to linalg right away"})
     peel: str = field(default="auto", metadata={"doc": "with lower: split borders off instead of zero padding: auto|always|never"})
+    conv_form: str = field(default="auto", metadata={"doc": "with lower: shape of the emitted convolutions: auto|generic|named|im2col"})
 
     def __post_init__(self) -> None:
         if self.target is not None and self.target not in TARGETS:
@@ -138,4 +139,4 @@ class DecomposeConvBwd(Pass):
             ctx.diagnostics.remark(f"decomposed: {why}", conv)
             created = decompose(conv)
             if self.lower:
-                lower_ops(created, self.peel, ctx.stats)
+                lower_ops(created, self.peel, ctx.stats, self.conv_form)

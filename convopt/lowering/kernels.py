@@ -219,6 +219,41 @@ def weight_pieces(em: Emitter, r: Rel, strategy: str) -> list[Piece]:
 PIECES = {"gather": gather_pieces, "scatter": scatter_pieces, "weight": weight_pieces}
 
 
+IM2COL_MIN_MACS = 1 << 20
+"""Below this many multiply-adds an op is too small for the matmul form to
+pay for its copies (measured, bench/README.md)."""
+
+IM2COL_MIN_EFFICIENCY = 0.85
+"""col2im multiplies every (s, k) pair, also those landing in the padding;
+below this fraction of useful multiply-adds the scatter stays generic."""
+
+FORMS = ("auto", "generic", "named", "im2col")
+
+
+def choose_form(kind: str, roles: dict[str, Ix], rels: Sequence[Rel], requested: str) -> str:
+    """The form of one kernel.  auto picks the matmul form (im2col per
+    piece, col2im for the scatter) when there is a matrix to multiply (not
+    depthwise: Ca * Cb >= 4), the shapes are static and the op has at least
+    IM2COL_MIN_MACS multiply-adds; a scatter also needs at most 15% padded
+    positions at most (col2im multiplies them too).  Otherwise linalg.generic."""
+    if requested != "auto":
+        return requested
+    ca, cb = roles["ca"], roles["cb"]
+    if not isinstance(ca, int) or not isinstance(cb, int) or ca * cb < 4 or not all(r.static for r in rels):
+        return "generic"
+    useful = executed = 1
+    for r in rels:
+        useful *= r.useful()
+        executed *= r.Ns * r.k  # type: ignore[operator]
+    if kind == "scatter" and useful < IM2COL_MIN_EFFICIENCY * executed:
+        return "generic"
+    macs = useful * ca * cb
+    for role in ("n", "g"):
+        size = roles[role]
+        macs *= size if isinstance(size, int) else IM2COL_MIN_MACS  # a dynamic batch counts as large
+    return "im2col" if macs >= IM2COL_MIN_MACS else "generic"
+
+
 def choose_strategy(kind: str, em: Emitter, r: Rel, policy: str) -> str:
     """How to cut one dim: scatter always by taps; a static dim is "peeled"
     when its "padded" form would waste more than PEEL_WASTE of its
@@ -263,8 +298,11 @@ KERNELS = {
 
 @dataclass
 class KernelStats:
+    """What one kernel emitted: its form, ops that multiply, and their
+    multiply-adds (static shapes)."""
+
+    form: str = ""
     executed: int = 0
-    useful: int = 0
     ops: int = 0
 
 
@@ -363,13 +401,29 @@ def emit_kernel(
     out_spatial: Sequence[Ix],
     acc_type: FloatType,
     peel_policy: str = "auto",
-    init: Optional[Value] = None,
     stats: Optional[KernelStats] = None,
+    form: str = "auto",
 ) -> Value:
     """Build `kind` over ins (tensors in `layouts`); returns the sum in
     `out_layout`, element type acc_type.  roles maps n/g/ca/cb to sizes;
-    roles of static size 1 get no loop.  init, if given (in out_layout), is
-    what the sums are added to; else zeros."""
+    roles of static size 1 get no loop.  form (see choose_form):
+    "im2col" emits the matmul form of matmul_forms.py, "named" a linalg named
+    convolution where one computes a gather, else linalg.generic ops."""
+    form = choose_form(kind, roles, rels, form)
+    if stats is not None:
+        stats.form = form
+    if form == "named":
+        from .named import emit_named_gather, named_conv_name
+
+        name = named_conv_name(len(rels), roles["g"], roles["ca"], roles["cb"]) if kind == "gather" else None  # type: ignore[arg-type]
+        if name is not None:
+            if stats is not None:
+                stats.ops += 1
+                stats.form = name
+            return emit_named_gather(em, ins[0], ins[1], rels, roles["g"], roles["ca"], roles["cb"], acc_type, name)  # type: ignore[arg-type]
+        form = "generic"
+        if stats is not None:
+            stats.form = form
     kdef = KERNELS[kind]
     present = _present(roles)
     par = [r for r in kdef.parallel if r in present]
@@ -379,8 +433,6 @@ def emit_kernel(
     out_loops = [len(par) + i for i in range(nd)]
     loop.update({name: len(par) + nd + i for i, name in enumerate(red)})
     ins = (to_roles(em, ins[0], layouts[0], roles), to_roles(em, ins[1], layouts[1], roles))
-    if init is not None:
-        init = to_roles(em, init, out_layout, roles)
 
     strategies = [choose_strategy(kind, em, r, peel_policy) for r in rels]
     per_dim = [PIECES[kind](em, r, st) for r, st in zip(rels, strategies)]
@@ -409,9 +461,15 @@ def emit_kernel(
         padded.append(em.pad(value, low, high))
         shifts.append(low[lead:])
 
-    acc = init
-    if acc is None:
-        acc = em.zeros([roles[r] for r in out_roles] + list(out_spatial), acc_type)  # type: ignore[misc]
+    if form == "im2col" and kind == "scatter":  # one matmul, then col2im
+        from .matmul_forms import emit_matmul_kernel
+
+        result, executed = emit_matmul_kernel(em, kind, ins, in_roles, out_roles, rels, roles, acc_type, None, padded, shifts)
+        if stats is not None:
+            stats.ops += 1
+            stats.executed += executed
+        return from_roles(em, result, out_layout, roles)
+    acc = em.zeros([roles[r] for r in out_roles] + list(out_spatial), acc_type)  # type: ignore[misc]
     for combo in itertools.product(*per_dim):
         in_slices = []
         for j, value in enumerate(padded):
@@ -445,8 +503,20 @@ def emit_kernel(
                 exprs.append(d(out_loops[i]) * a.c_out + red_loops.get(i, AffineConst(0)) * a.c_red + a.const)
             maps.append(AffineMap.from_exprs(n_loops, exprs))
         maps.append(AffineMap.from_exprs(n_loops, [d(loop[x]) for x in out_roles] + [d(out_loops[i]) for i in range(nd)]))
-        result = em.generic(in_slices, [out_slice], maps, iterators, lambda b, args: [multiply_add(b, args[0], args[1], args[2], acc_type)])
-        acc = em.insert_slice(result[0], acc, out_off, out_sizes, out_strides)
+        if form == "im2col":  # the piece as a matmul (see matmul_forms.py)
+            from .matmul_forms import emit_matmul_kernel, piece_rels
+
+            tile, executed = emit_matmul_kernel(
+                em, kind, (in_slices[0], in_slices[1]), in_roles, out_roles, piece_rels(kind, combo), roles, acc_type,
+                out_slice if accumulate else None, list(in_slices), [[0] * nd, [0] * nd],
+            )
+            if stats is not None:
+                stats.ops += 1
+                stats.executed += executed
+            acc = em.insert_slice(tile, acc, out_off, out_sizes, out_strides)
+            continue
+        summed = em.generic(in_slices, [out_slice], maps, iterators, lambda b, args: [multiply_add(b, args[0], args[1], args[2], acc_type)])[0]
+        acc = em.insert_slice(summed, acc, out_off, out_sizes, out_strides)
         if stats is not None:
             stats.ops += 1
             macs = [p.macs() for p in combo]

@@ -46,5 +46,85 @@ def indexing_maps(op: Operation) -> list[AffineMap]:
         k = [d(3 + nd + i) for i in range(nd)]
         inp = [d(0), d(2 + nd)] + [o[i] * strides[i] + k[i] * dilations[i] for i in range(nd)]
         return [AffineMap.from_exprs(n_loops, inp), AffineMap.from_exprs(n_loops, [d(1), d(2 + nd)] + k), AffineMap.from_exprs(n_loops, [d(0), d(1)] + o)]
+    if name == "linalg.conv_2d_ngchw_gfchw":
+        # O[n, g, f, o...] += I[n, g, c, s*o + d*k...] * W[g, f, c, k...]; loops n g f o0 o1 c k0 k1
+        strides = _ints(op.attributes.get("strides"), 2)
+        dilations = _ints(op.attributes.get("dilations"), 2)
+        o, k = [d(3), d(4)], [d(6), d(7)]
+        inp = [d(0), d(1), d(5)] + [o[i] * strides[i] + k[i] * dilations[i] for i in range(2)]
+        return [AffineMap.from_exprs(8, inp), AffineMap.from_exprs(8, [d(1), d(2), d(5)] + k), AffineMap.from_exprs(8, [d(0), d(1), d(2)] + o)]
+    if name.startswith("linalg.depthwise_conv_") and name.endswith(("_ncw_cw", "_nchw_chw", "_ncdhw_cdhw")):
+        # O[n, c, o...] += I[n, c, s*o + d*k...] * W[c, k...]; loops n c o... k...
+        nd = _rank(op.operands[1]) - 1
+        strides = _ints(op.attributes.get("strides"), nd)
+        dilations = _ints(op.attributes.get("dilations"), nd)
+        n_loops = 2 + 2 * nd
+        o = [d(2 + i) for i in range(nd)]
+        k = [d(2 + nd + i) for i in range(nd)]
+        inp = [d(0), d(1)] + [o[i] * strides[i] + k[i] * dilations[i] for i in range(nd)]
+        return [AffineMap.from_exprs(n_loops, inp), AffineMap.from_exprs(n_loops, [d(1)] + k), AffineMap.from_exprs(n_loops, [d(0), d(1)] + o)]
     # Elementwise/copy named ops (fill, transpose, ...): identity-like maps.
     return [AffineMap.identity(_rank(v)) for v in op.operands]
+
+
+# --- emitting named convolutions ----------------------------------------------------------
+
+_SUFFIX = {1: ("ncw", "fcw"), 2: ("nchw", "fchw"), 3: ("ncdhw", "fcdhw")}
+_DW_SUFFIX = {1: "ncw_cw", 2: "nchw_chw", 3: "ncdhw_cdhw"}
+
+
+def named_conv_name(nd: int, groups: int, ca: object, cb: object) -> str | None:
+    """The linalg named convolution computing a regular (gather) convolution
+    with these groups and per-group channels, or None if none fits:
+
+        conv_Nd_nc.._fc..        groups == 1
+        conv_2d_ngchw_gfchw      2-D, groups > 1
+        depthwise_conv_Nd_nc.._c..  groups == channels, one output per channel
+    """
+    if groups == 1:
+        i, w = _SUFFIX[nd]
+        return f"linalg.conv_{nd}d_{i}_{w}"
+    if cb == 1 and ca == 1:
+        return f"linalg.depthwise_conv_{nd}d_{_DW_SUFFIX[nd]}"
+    if nd == 2:
+        return "linalg.conv_2d_ngchw_gfchw"
+    return None
+
+
+def _ints_attr(values: list[int]):
+    from ..ir.attributes import DenseAttr
+    from ..ir.types import VectorType, i64
+
+    body: object = str(values[0]) if len(set(values)) == 1 else tuple(str(v) for v in values)
+    return DenseAttr(body, VectorType((len(values),), i64))
+
+
+def emit_named_gather(em, b, w, rels, groups: int, ca, cb, acc_type, name: str):
+    """out[n, f, s] = sum_{c, k} B[n, c, S*s + D*k - P] * W[f, c, k] as the
+    linalg named convolution `name`; B [N, G*Cb, b...] and W [G*Ca, Cb, k...]
+    in PyTorch's layout, B zero-padded (or cut) to exactly the positions the
+    windows read.  Returns [N, G*Ca, s...] in acc_type."""
+    nd = len(rels)
+    shape = em.shape(b)
+    # Windows read [-P, S*(Ns-1) + D*(K-1) - P]: pad P on the left, and on the
+    # right cut B or pad it to exactly `needed` positions.
+    needed = [em.add(em.add(em.mul(em.sub(r.Ns, 1), r.S), em.mul(em.sub(r.K, 1), r.D)), 1 - r.P) for r in rels]
+    keep = [em.min(shape[2 + i], needed[i]) for i in range(nd)]
+    b = em.extract_slice(b, [0] * (nd + 2), shape[:2] + keep, [1] * (nd + 2))
+    high = [em.max(0, em.sub(needed[i], keep[i])) for i in range(nd)]
+    b = em.pad(b, [0, 0] + [r.P for r in rels], [0, 0] + high)
+    attrs = {"dilations": _ints_attr([r.D for r in rels]), "strides": _ints_attr([r.S for r in rels])}
+    n = shape[0]
+    out_shape = [n, em.mul(ca, groups)] + [r.Ns for r in rels]
+    if name.startswith("linalg.depthwise"):
+        w = em.collapse(w, [[0, 1]] + [[2 + i] for i in range(nd)])
+        return em.structured(name, [b, w], [em.zeros(out_shape, acc_type)], attrs)[0]
+    if groups == 1:
+        return em.structured(name, [b, w], [em.zeros(out_shape, acc_type)], attrs)[0]
+    # conv_2d_ngchw_gfchw: split the channels into (group, channels)
+    rank = nd + 2
+    b = em.expand(b, [[0], [1, 2]] + [[i + 1] for i in range(2, rank)], [n, groups, cb] + em.shape(b)[2:])
+    w = em.expand(w, [[0, 1]] + [[i + 1] for i in range(1, rank)], [groups, ca] + em.shape(w)[1:])
+    grouped = [n, groups, ca] + [r.Ns for r in rels]
+    result = em.structured(name, [b, w], [em.zeros(grouped, acc_type)], attrs)[0]
+    return em.collapse(result, [[0], [1, 2]] + [[i + 1] for i in range(2, rank)])

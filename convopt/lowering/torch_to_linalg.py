@@ -96,7 +96,7 @@ def _folded_slices(op: Operation, rank: int) -> list[Operation]:
     return chain
 
 
-def lower_convolution(op: Operation, peel: str = "auto", stats: Optional[list[str]] = None) -> None:
+def lower_convolution(op: Operation, peel: str = "auto", stats: Optional[list[str]] = None, form: str = "auto") -> None:
     x, w, bias, stride, padding, dilation, transposed, output_padding, groups = op.operands
     spec = read_conv(op, x, w, stride, padding, dilation, transposed, output_padding, groups, dynamic_weight=True)
     em = _emitter(op)
@@ -131,20 +131,16 @@ def lower_convolution(op: Operation, peel: str = "auto", stats: Optional[list[st
     if spec.transposed:  # y = scatter of x: A = x, output B-shaped
         rels = [Rel(spec.stride[i], spec.dilation[i], spec.padding[i], kernel[i], em.dim(xb, 2 + i), out[i]) for i in spec.spatial]
         kind, layouts, out_layout = "scatter", (A_LAYOUT, W_LAYOUT), B_LAYOUT
-        out_channels = em.mul(cb, G)
     else:  # y = gather of x: B = x, output A-shaped
         rels = [Rel(spec.stride[i], spec.dilation[i], spec.padding[i], kernel[i], out[i], em.dim(xb, 2 + i)) for i in spec.spatial]
         kind, layouts, out_layout = "gather", (B_LAYOUT, W_LAYOUT), A_LAYOUT
-        out_channels = em.dim(wb, 0)
     roles: dict[str, Ix] = {"n": batch, "g": G, "ca": ca, "cb": cb}
-    init = None
-    out_shape = [batch, out_channels, *out]
-    if not is_none(bias):
-        init = _broadcast_bias(em, _builtin(em, bias), out_shape, acc_type)
     kstats = KernelStats()
-    acc = emit_kernel(em, kind, (xb, wb), layouts, out_layout, rels, roles, out, acc_type, peel, init, kstats)
+    acc = emit_kernel(em, kind, (xb, wb), layouts, out_layout, rels, roles, out, acc_type, peel, kstats, form)
+    if not is_none(bias):
+        acc = _add_bias(em, acc, _builtin(em, bias), acc_type)
     if stats is not None:
-        stats.append(f"{position_of(op)}: torch.aten.convolution ({kind}): form=generic ops={kstats.ops} executed_macs={kstats.executed or 'dynamic'}")
+        stats.append(f"{position_of(op)}: torch.aten.convolution ({kind}): form={kstats.form} ops={kstats.ops} executed_macs={kstats.executed or 'dynamic'}")
     result = em.convert_elements(acc, spec.dtype)
     last = slices[-1] if slices else op
     _result(em, op, result, last.results[0])
@@ -152,17 +148,16 @@ def lower_convolution(op: Operation, peel: str = "auto", stats: Optional[list[st
         o.erase()
 
 
-def _broadcast_bias(em: Emitter, bias: Value, shape: list[Ix], acc_type: FloatType) -> Value:
-    """init[n, f, s...] = bias[f] (in the accumulator type)."""
-    rank = len(shape)
-    out = em.empty(shape, acc_type)
+def _add_bias(em: Emitter, acc: Value, bias: Value, acc_type: FloatType) -> Value:
+    """acc[n, f, s...] += bias[f]"""
+    rank = ranked(acc.type).rank
     maps = [AffineMap.from_exprs(rank, [d(1)]), AffineMap.identity(rank)]
 
     def body(b: Builder, args: list[Value]) -> list[Value]:
-        v = args[0]
-        return [v if v.type == acc_type else b.value("arith.extf", [v], acc_type)]
+        v = args[0] if args[0].type == acc_type else b.value("arith.extf", [args[0]], acc_type)
+        return [b.value("arith.addf", [args[1], v], acc_type)]
 
-    return em.generic([bias], [out], maps, ["parallel"] * rank, body)[0]
+    return em.generic([bias], [acc], maps, ["parallel"] * rank, body)[0]
 
 
 # --- shape ops and sums ------------------------------------------------------------------------
@@ -294,7 +289,7 @@ LOWERINGS: dict[str, Callable[..., None]] = {
 }
 
 
-def lower_ops(ops: list[Operation], peel: str = "auto", stats: Optional[list[str]] = None) -> None:
+def lower_ops(ops: list[Operation], peel: str = "auto", stats: Optional[list[str]] = None, form: str = "auto") -> None:
     """Lower the given ops (in program order) that have a lowering; ops
     erased meanwhile (slices folded into a convolution) are skipped."""
     for op in ops:
@@ -303,7 +298,7 @@ def lower_ops(ops: list[Operation], peel: str = "auto", stats: Optional[list[str
         fn = LOWERINGS.get(op.name)
         if fn is not None:
             if op.name == "torch.aten.convolution":
-                fn(op, peel=peel, stats=stats)
+                fn(op, peel=peel, stats=stats, form=form)
             else:
                 fn(op)
 
@@ -318,5 +313,5 @@ class TorchToLinalg(Pass):
     conv_form: str = field(default="auto", metadata={"doc": "shape of the emitted convolutions: auto|generic|named|im2col"})
 
     def run(self, op: Operation, ctx: PassContext) -> None:
-        lower_ops([o for o in op.walk() if o.name in LOWERINGS], self.peel, ctx.stats)
+        lower_ops([o for o in op.walk() if o.name in LOWERINGS], self.peel, ctx.stats, self.conv_form)
 

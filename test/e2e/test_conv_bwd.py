@@ -49,6 +49,25 @@ def test_numerics_and_efficiency(cfg: harness.Config, path: str) -> None:
         assert outcome.executed >= outcome.useful > 0
 
 
+# Forced forms over the named matrix: the matmul forms (im2col / col2im) and
+# the named convolutions are checked numerically even where auto would not
+# pick them (small shapes).
+FORMS = {
+    "im2col": ("--lower-conv-bwd", "--conv-form=im2col"),
+    "im2col-decomposed": ("--lower-conv-bwd", "--backend-legal-ops=", "--conv-form=im2col"),
+    "named-decomposed": ("--lower-conv-bwd", "--backend-legal-ops=", "--conv-form=named"),
+}
+
+
+@pytest.mark.parametrize("form", sorted(FORMS))
+@pytest.mark.parametrize("cfg", harness.named_matrix(), ids=lambda c: c.name)
+def test_forms(cfg: harness.Config, form: str) -> None:
+    outcome = harness.check(cfg, FORMS[form])
+    record({"path": form, "name": cfg.name, "errors": outcome.errors, "executed": outcome.executed, "useful": outcome.useful})
+    if any(cfg.mask[:2]):
+        assert outcome.executed >= outcome.useful > 0
+
+
 @pytest.mark.parametrize("cfg", [c for c in harness.named_matrix()], ids=lambda c: c.name)
 def test_decomposition_through_torch_mlir(cfg: harness.Config) -> None:
     if cfg.name in TORCH_MLIR_FAILS:
