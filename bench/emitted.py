@@ -63,14 +63,30 @@ def torch_mlir(text: str, pipeline: str) -> str:
 
 
 def timed_module(text: str, threads: int):
+    """Compile text; return (function, to_device) for the local-task runtime.
+    Inputs are put on the device once, so the timing is the computation,
+    not copies between numpy and IREE buffers (PyTorch makes none either)."""
     import iree.compiler as ireec
     import iree.runtime as ireert
 
     vmfb = ireec.compile_str(text, target_backends=["llvm-cpu"], extra_args=["--iree-llvmcpu-target-cpu=host"])
+    _runtime_threads(threads)
     config = ireert.Config("local-task")
     ctx = ireert.SystemContext(config=config)
     ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
-    return ctx.modules.module["main"]
+    return ctx.modules.module["main"], lambda a: ireert.asdevicearray(config.device, a)
+
+
+_THREADS_SET: list[int] = []
+
+
+def _runtime_threads(threads: int) -> None:
+    """IREE's local-task runtime uses this many worker threads (set once)."""
+    import iree.runtime as ireert
+
+    if not _THREADS_SET:
+        ireert.flags.parse_flags(f"--task_topology_max_group_count={threads}")
+        _THREADS_SET.append(threads)
 
 
 def best_time(fn, repeats: int) -> float:
@@ -95,8 +111,8 @@ def run_layer(name: str, layer: dict, repeats: int, threads: int) -> dict:
     for variant, (tool, arg) in VARIANTS.items():
         try:
             lowered = harness.lower(text, arg) if tool == "convopt" else torch_mlir(text, arg)
-            fn = timed_module(lowered, threads)
-            args = [go, x, w]
+            fn, to_device = timed_module(lowered, threads)
+            args = [to_device(a) for a in (go, x, w)]
             out = fn(*args)
             outs = out if isinstance(out, (tuple, list)) else [out]
             expected = [r for r, m in zip(ref, cfg.mask) if m]

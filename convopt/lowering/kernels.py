@@ -45,6 +45,7 @@ taps, which overlap, accumulate into the slice they update.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Optional
@@ -235,10 +236,13 @@ def choose_form(kind: str, roles: dict[str, Ix], rels: Sequence[Rel], requested:
     piece, col2im for the scatter) when there is a matrix to multiply (not
     depthwise: Ca * Cb >= 4), the shapes are static and the op has at least
     IM2COL_MIN_MACS multiply-adds; a scatter also needs at most 15% padded
-    positions at most (col2im multiplies them too).  Otherwise linalg.generic."""
+    positions at most (col2im multiplies them too).  Otherwise linalg.generic;
+    also for a forced im2col when Ca = Cb = 1 (a 1x1 matmul per group)."""
+    ca, cb = roles["ca"], roles["cb"]
+    if requested == "im2col" and ca == 1 and cb == 1:
+        return "generic"  # no matrix at all (depthwise): a 1x1 matmul per group
     if requested != "auto":
         return requested
-    ca, cb = roles["ca"], roles["cb"]
     if not isinstance(ca, int) or not isinstance(cb, int) or ca * cb < 4 or not all(r.static for r in rels):
         return "generic"
     useful = executed = 1
@@ -436,7 +440,7 @@ def emit_kernel(
 
     strategies = [choose_strategy(kind, em, r, peel_policy) for r in rels]
     per_dim = [PIECES[kind](em, r, st) for r, st in zip(rels, strategies)]
-    accumulate = kind != "weight" and "taps" in strategies
+    overlapping = kind != "weight" and "taps" in strategies
     in_roles = [[x for x in names if x in present] for names in kdef.inputs]
     out_roles = [x for x in kdef.output if x in present]
 
@@ -469,8 +473,9 @@ def emit_kernel(
             stats.ops += 1
             stats.executed += executed
         return from_roles(em, result, out_layout, roles)
-    acc = em.zeros([roles[r] for r in out_roles] + list(out_spatial), acc_type)  # type: ignore[misc]
-    for combo in itertools.product(*per_dim):
+    combos = list(itertools.product(*per_dim))
+    outputs = Outputs(em, [roles[r] for r in out_roles], list(out_spatial), acc_type, [[p.out for p in combo] for combo in combos])
+    for combo in combos:
         in_slices = []
         for j, value in enumerate(padded):
             lead = len(in_roles[j])
@@ -478,10 +483,10 @@ def emit_kernel(
             sizes = em.shape(value)[:lead] + [p.ins[j].span.size for p in combo]
             strides = [1] * lead + [p.ins[j].span.stride for p in combo]
             in_slices.append(em.extract_slice(value, offsets, sizes, strides))
-        lead = len(out_roles)
-        out_off = [0] * lead + [p.out.offset for p in combo]
-        out_sizes = em.shape(acc)[:lead] + [p.out.size for p in combo]
-        out_strides = [1] * lead + [p.out.stride for p in combo]
+        key, acc, out_off, out_sizes, out_strides = outputs.slot([p.out for p in combo])
+        # Overlapping pieces (taps) add into what is there; a piece alone in its
+        # accumulator starts from a fresh zero tile like a disjoint one.
+        accumulate = overlapping and (key == outputs.DIRECT or outputs.writers[key] > 1)
         if accumulate or em.is_whole(acc, out_off, out_sizes, out_strides):
             out_slice = em.extract_slice(acc, out_off, out_sizes, out_strides)  # taps accumulate
         else:
@@ -513,10 +518,10 @@ def emit_kernel(
             if stats is not None:
                 stats.ops += 1
                 stats.executed += executed
-            acc = em.insert_slice(tile, acc, out_off, out_sizes, out_strides)
+            outputs.accs[key] = em.insert_slice(tile, acc, out_off, out_sizes, out_strides)
             continue
         summed = em.generic(in_slices, [out_slice], maps, iterators, lambda b, args: [multiply_add(b, args[0], args[1], args[2], acc_type)])[0]
-        acc = em.insert_slice(summed, acc, out_off, out_sizes, out_strides)
+        outputs.accs[key] = em.insert_slice(summed, acc, out_off, out_sizes, out_strides)
         if stats is not None:
             stats.ops += 1
             macs = [p.macs() for p in combo]
@@ -526,7 +531,84 @@ def emit_kernel(
                 for m in macs + lead_sizes:
                     total *= m  # type: ignore[operator]
                 stats.executed += total
-    return from_roles(em, acc, out_layout, roles)
+    return from_roles(em, outputs.finish(), out_layout, roles)
+
+
+class Outputs:
+    """The accumulators the pieces of a kernel write into.  Pieces whose
+    output positions are strided (the taps of a scatter with stride S: b =
+    S*q + phi) accumulate in one dense tensor per phase phi -- just large
+    enough for the pieces of that phase -- so that every op reads and writes
+    contiguous memory; each phase is written into the output, with stride S,
+    once at the end."""
+
+    def __init__(self, em: Emitter, lead: list[Ix], spatial: list[Ix], acc_type: FloatType, pieces: Sequence[Sequence[Span]]):
+        self.em, self.lead, self.spatial, self.acc_type = em, lead, spatial, acc_type
+        self.accs: dict[tuple, Value] = {}
+        self.box: dict[tuple, list[tuple[int, int, int]]] = {}  # per dim: (dense start, dense end, stride)
+        self.writers: Counter = Counter()
+        for spans in pieces:
+            key = self.key(spans)
+            self.writers[key] += 1
+            if None in key or not all(isinstance(x, int) for x in [*lead, *(sp.size for sp in spans)]):
+                continue  # phases only for static shapes (IREE miscompiles some dynamic ones)
+            dense = [(_int(sp.offset) // sp.stride, _int(sp.size), sp.stride) for sp in spans]
+            old = self.box.get(key)
+            if old is None:
+                self.box[key] = [(a, a + n, st) for a, n, st in dense]
+            else:
+                self.box[key] = [(min(a, a2), max(e, a2 + n2), st) for (a, e, st), (a2, n2, _) in zip(old, dense)]
+
+    @staticmethod
+    def key(spans: Sequence[Span]) -> tuple:
+        """The phase of a piece's output positions (None per unstrided dim)."""
+        return tuple(sp.offset % sp.stride if sp.stride > 1 else None for sp in spans)  # type: ignore[operator]
+
+    def slot(self, spans: Sequence[Span]) -> tuple[tuple, Value, list[Ix], list[Ix], list[int]]:
+        """(key, accumulator, offsets, sizes, strides) where a piece writing
+        `spans` (one per spatial dim) goes."""
+        em = self.em
+        key = self.key(spans)
+        lead = len(self.lead)
+        if key not in self.box:  # unstrided (or of dynamic size): the output itself
+            key = self.DIRECT
+            if key not in self.accs:
+                self.accs[key] = em.zeros(self.lead + self.spatial, self.acc_type)
+            offsets: list[Ix] = _zeros(lead) + [sp.offset for sp in spans]
+            return key, self.accs[key], offsets, em.shape(self.accs[key])[:lead] + [sp.size for sp in spans], [1] * lead + [sp.stride for sp in spans]
+        box = self.box[key]
+        if key not in self.accs:
+            self.accs[key] = em.zeros(self.lead + [e - a for a, e, _ in box], self.acc_type)
+        dense: list[Ix] = [_int(sp.offset) // sp.stride - a for sp, (a, _, _) in zip(spans, box)]
+        offsets = _zeros(lead) + dense
+        sizes = em.shape(self.accs[key])[:lead] + [sp.size for sp in spans]
+        return key, self.accs[key], offsets, sizes, [1] * (lead + len(spans))
+
+    DIRECT = ("direct",)
+
+    def finish(self) -> Value:
+        em = self.em
+        direct = self.accs.get(self.DIRECT)
+        if not self.box and direct is not None:
+            return direct
+        out = direct if direct is not None else em.zeros(self.lead + self.spatial, self.acc_type)
+        lead = len(self.lead)
+        for key, box in self.box.items():
+            acc = self.accs[key]
+            starts: list[Ix] = [a * st + k for k, (a, _, st) in zip(key, box)]
+            strides = [1] * lead + [st for _, _, st in box]
+            offsets: list[Ix] = _zeros(lead) + starts
+            out = em.insert_slice(acc, out, offsets, em.shape(acc), strides)
+        return out
+
+
+def _zeros(n: int) -> list[Ix]:
+    return [0] * n
+
+
+def _int(x: Ix) -> int:
+    assert isinstance(x, int), "expected a static size"
+    return x
 
 
 def _max0(em: Emitter, current: Ix, candidate: Ix) -> Ix:

@@ -24,7 +24,6 @@ from typing import Optional
 
 from ..ir.affine import AffineExpr, AffineMap, d
 from ..ir.attributes import DenseArrayAttr
-from ..ir.builder import Builder
 from ..ir.core import Value
 from ..ir.types import FloatType, i64, ranked
 from .emit import Emitter, Ix
@@ -101,52 +100,50 @@ def im2col(em: Emitter, b: Value, b_roles: list[str], order: list[str], rels, of
     return em.generic([b], [out], maps, ["parallel"] * n, lambda bb, a: [a[0]])[0]
 
 
-def col2im_taps(em: Emitter, cols: Value, cols_order: list[str], out: Value, out_order: list[str], rels, tap_ranges, acc_type: FloatType) -> Value:
-    """out[.., S*s + D*k - P] += cols[.., k, .., s] for every tap k, over
-    the s it reaches in bounds (tap_ranges[i][k] = (first s, count))."""
+def col2im_taps(em: Emitter, cols: Value, cols_order: list[str], out_lead: list[Ix], out_roles: list[str], rels, tap_ranges, acc_type: FloatType) -> Value:
+    """out[.., S*s + D*k - P] += cols[.., k, .., s] for every tap k, over the
+    s it reaches in bounds (tap_ranges[i][k] = (first s, count) or None).
+    The taps of one phase of a strided output add up in a dense tensor
+    (kernels.Outputs); a tap alone in its phase is just copied."""
     import itertools
 
+    from .kernels import Outputs, Span
+
     nd = len(rels)
-    out_roles = [n for n in out_order if not n.startswith("b")]
-    for taps in itertools.product(*[[(k, rng) for k, rng in enumerate(tap_ranges[i]) if rng is not None] for i in range(nd)]):
-        out_off = [0] * len(out_roles) + [rels[i].S * lo + rels[i].D * k - rels[i].P for i, (k, (lo, _n)) in enumerate(taps)]
-        out_sizes = em.shape(out)[: len(out_roles)] + [cnt for _k, (_lo, cnt) in taps]
-        out_strides = [1] * len(out_roles) + [rels[i].S for i in range(nd)]
-        # cols slice: the tap's k fixed (size 1), its s range
+    taps = list(itertools.product(*[[(k, rng) for k, rng in enumerate(tap_ranges[i]) if rng is not None] for i in range(nd)]))
+
+    def spans(tap) -> list[Span]:
+        return [Span(rels[i].S * lo + rels[i].D * k - rels[i].P, cnt, rels[i].S) for i, (k, (lo, cnt)) in enumerate(tap)]
+
+    outputs = Outputs(em, out_lead, [rel.Nb for rel in rels], acc_type, [spans(t) for t in taps])
+    names = out_roles + [f"s{i}" for i in range(nd)]
+    loop = {name: j for j, name in enumerate(names)}
+    exprs: list[AffineExpr] = [AffineMap.from_exprs(1, [0]).results[0] if n.startswith("k") else d(loop[n]) for n in cols_order]
+    maps = [AffineMap.from_exprs(len(names), exprs), AffineMap.identity(len(names))]
+    c_shape = em.shape(cols)
+    for tap in taps:
         c_off: list[Ix] = []
         c_sizes: list[Ix] = []
-        c_shape = em.shape(cols)
-        for j, name in enumerate(cols_order):
+        for j, name in enumerate(cols_order):  # the tap's k fixed (size 1), its s range
             if name.startswith("k"):
-                c_off.append(taps[int(name[1:])][0])
+                c_off.append(tap[int(name[1:])][0])
                 c_sizes.append(1)
             elif name.startswith("s"):
-                lo, cnt = taps[int(name[1:])][1]
+                lo, cnt = tap[int(name[1:])][1]
                 c_off.append(lo)
                 c_sizes.append(cnt)
             else:
                 c_off.append(0)
                 c_sizes.append(c_shape[j])
         piece = em.extract_slice(cols, c_off, c_sizes, [1] * len(cols_order))
-        target = em.extract_slice(out, out_off, out_sizes, out_strides)
-        # loops: the output's dims; cols reads its k dims at 0
-        names = out_roles + [f"s{i}" for i in range(nd)]
-        loop = {name: j for j, name in enumerate(names)}
-        exprs: list[AffineExpr] = []
-        for name in cols_order:
-            if name.startswith("k"):
-                exprs.append(AffineMap.from_exprs(len(names), [0]).results[0])
-            else:
-                exprs.append(d(loop[name]))
-        maps = [AffineMap.from_exprs(len(names), exprs), AffineMap.identity(len(names))]
-
-        def body(b: Builder, a: list[Value]) -> list[Value]:
-            x = a[0] if a[0].type == acc_type else b.value("arith.extf", [a[0]], acc_type)
-            return [b.value("arith.addf", [a[1], x], acc_type)]
-
-        added = em.generic([piece], [target], maps, ["parallel"] * len(names), body)[0]
-        out = em.insert_slice(added, out, out_off, out_sizes, out_strides)
-    return out
+        key, acc, offsets, sizes, strides = outputs.slot(spans(tap))
+        if key == outputs.DIRECT or outputs.writers[key] > 1:  # add to what is there
+            target = em.extract_slice(acc, offsets, sizes, strides)
+            added = em.generic([piece], [target], maps, ["parallel"] * len(names), lambda b, a: [b.value("arith.addf", [a[1], a[0]], acc_type)])[0]
+        else:  # the only tap of its phase: a copy into a fresh tile
+            added = em.generic([piece], [em.empty(sizes, acc_type)], maps, ["parallel"] * len(names), lambda b, a: [a[0]])[0]
+        outputs.accs[key] = em.insert_slice(added, acc, offsets, sizes, strides)
+    return outputs.finish()
 
 
 def _permute_into(em: Emitter, src: Value, src_names: list[str], dst_names: list[str], init: Optional[Value], acc_type: FloatType) -> Value:
@@ -262,9 +259,8 @@ def emit_matmul_kernel(em: Emitter, kind: str, ins: tuple[Value, Value], in_role
     mm = batched_matmul(em, lhs, rhs, bool(batch), acc_type)
     cols_order = batch + pick(["cb"]) + ks + pick(["n"]) + ss
     col_matrix = expand_named(mm, cols_order, ([batch] if batch else []) + [pick(["cb"]) + ks, pick(["n"]) + ss])
-    out = init if init is not None else em.zeros([size_of[r] for r in out_roles] + [rel.Nb for rel in rels], acc_type)
     ranges = [[tap_range(em, rel, k) for k in range(rel.k)] for rel in rels]
-    return col2im_taps(em, col_matrix, cols_order, out, out_roles + [f"b{i}" for i in range(nd)], rels, ranges, acc_type), matmul_macs(lhs, rhs)
+    return col2im_taps(em, col_matrix, cols_order, [size_of[r] for r in out_roles], out_roles, rels, ranges, acc_type), matmul_macs(lhs, rhs)
 
 
 def piece_rels(kind: str, combo) -> list:

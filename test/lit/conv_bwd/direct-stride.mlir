@@ -1,7 +1,8 @@
 // Direct lowering of a strided convolution_backward: grad_input is one op per
-// kernel tap writing a strided slice of the result (no zero insertion into
-// grad_output, no flipped copy of the weight, no tensor.extract), and
-// grad_weight reads the input through a strided map.
+// kernel tap; the taps of one phase of the output (odd or even positions)
+// add up in a dense tensor, which is written into grad_input with stride 2
+// at the end (no zero insertion into grad_output, no flipped copy of the
+// weight, no tensor.extract); grad_weight reads the input through a strided map.
 // RUN: %convopt --lower-conv-bwd %s | FileCheck %s
 // RUN: %convopt --lower-conv-bwd %s | %mlir-verify
 
@@ -13,22 +14,23 @@
 // CHECK-SAME:      %[[GO:.*]]: tensor<1x4x8xf32>, %[[X:.*]]: tensor<1x2x16xf32>, %[[W:.*]]: tensor<4x2x3xf32>) -> (tensor<1x2x16xf32>, tensor<4x2x3xf32>)
 // CHECK-NOT:   tensor.extract %
 // CHECK:       %[[GO2:.*]] = tensor.collapse_shape %[[GO]] {{\[}}[0, 1], [2]] : tensor<1x4x8xf32> into tensor<4x8xf32>
-// CHECK:       %[[ZERO:.*]] = linalg.fill
-// Tap 0 reaches the odd positions 1, 3, ..., 13 from grad_output[1:8].
+// Tap 0 reaches the odd positions 1, 3, ..., 13 from grad_output[1:8] ...
 // CHECK:       %[[A0:.*]] = tensor.extract_slice %[[GO2]][0, 1] [4, 7] [1, 1]
 // CHECK:       %[[W0:.*]] = tensor.extract_slice %[[W]][0, 0, 0] [4, 2, 1] [1, 1, 1]
-// CHECK:       %[[O0:.*]] = tensor.extract_slice %[[ZERO]][0, 1] [2, 7] [1, 2]
+// CHECK:       %[[ODD:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x8xf32>)
+// CHECK:       %[[O0:.*]] = tensor.extract_slice %[[ODD]][0, 0] [2, 7] [1, 1]
 // CHECK:       %[[T0:.*]] = linalg.generic {indexing_maps = [#[[TAP_GO]], #[[TAP_W]], #[[TAP_OUT]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[A0]], %[[W0]] : tensor<4x7xf32>, tensor<4x2x1xf32>) outs(%[[O0]] : tensor<2x7xf32>)
-// CHECK:       %[[ACC0:.*]] = tensor.insert_slice %[[T0]] into %[[ZERO]][0, 1] [2, 7] [1, 2]
-// Tap 1 reaches the even positions 0, 2, ..., 14.
-// CHECK:       tensor.extract_slice %[[W]][0, 0, 1] [4, 2, 1] [1, 1, 1]
-// CHECK:       tensor.extract_slice %[[ACC0]][0, 0] [2, 8] [1, 2]
-// CHECK:       linalg.generic
-// CHECK:       tensor.insert_slice {{.*}}[0, 0] [2, 8] [1, 2]
-// Tap 2 reaches the odd positions 1, 3, ..., 15.
-// CHECK:       tensor.extract_slice %[[W]][0, 0, 2] [4, 2, 1] [1, 1, 1]
-// CHECK:       linalg.generic
-// CHECK:       %[[GI:.*]] = tensor.insert_slice {{.*}}[0, 1] [2, 8] [1, 2]
+// CHECK:       %[[ODD0:.*]] = tensor.insert_slice %[[T0]] into %[[ODD]][0, 0] [2, 7] [1, 1]
+// ... tap 1 alone reaches the even positions 0, 2, ..., 14 ...
+// CHECK:       %[[W1:.*]] = tensor.extract_slice %[[W]][0, 0, 1] [4, 2, 1] [1, 1, 1]
+// CHECK:       %[[EVEN:.*]] = linalg.generic {{.*}} ins(%[[GO2]], %[[W1]] : tensor<4x8xf32>, tensor<4x2x1xf32>) outs(%{{.*}} : tensor<2x8xf32>)
+// ... and tap 2 adds the odd positions 1, 3, ..., 15.
+// CHECK:       %[[W2:.*]] = tensor.extract_slice %[[W]][0, 0, 2] [4, 2, 1] [1, 1, 1]
+// CHECK:       %[[ODD1:.*]] = linalg.generic {{.*}} ins(%[[GO2]], %[[W2]] : tensor<4x8xf32>, tensor<4x2x1xf32>) outs(%[[ODD0]] : tensor<2x8xf32>)
+// The phases interleave into grad_input.
+// CHECK:       %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x16xf32>)
+// CHECK:       %[[I1:.*]] = tensor.insert_slice %[[ODD1]] into %[[Z]][0, 1] [2, 8] [1, 2]
+// CHECK:       %[[GI:.*]] = tensor.insert_slice %[[EVEN]] into %[[I1]][0, 0] [2, 8] [1, 2]
 // CHECK:       %[[GI4:.*]] = tensor.expand_shape %[[GI]] {{\[}}[0, 1], [2]] output_shape [1, 2, 16]
 // grad_weight[f, c, k] = sum_s go[f, s] * x[c, 2*s + k - 1], x zero-padded by one on the left.
 // CHECK:       %[[XP:.*]] = tensor.pad %{{.*}} low[0, 1] high[0, 0]
