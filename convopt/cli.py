@@ -72,7 +72,7 @@ def default_pipeline(lower: bool, decompose: bool, target: Optional[str], legal_
     boundary = "convopt-finalize-boundary{torch-boundary=true}" if torch_boundary else "convopt-finalize-boundary"
     return (
         f"builtin.module(func.func(convopt-decompose-conv-bwd{{{' '.join(opts)}}}, "
-        f"convopt-conv-bwd-to-linalg{form}, convopt-cleanup, {boundary}))"
+        f"convopt-conv-bwd-to-linalg{form}, convopt-cleanup), {boundary})"
     )
 
 

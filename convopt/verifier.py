@@ -15,7 +15,7 @@ from typing import Optional
 from .diagnostics import ConvoptError, Diagnostic, position_of
 from .ir.affine import AffineDim, AffineMap
 from .ir.attributes import AffineMapAttr, ArrayAttr, DenseArrayAttr, DenseAttr, DenseResourceAttr, FloatAttr, IntegerAttr, StringAttr, TypeAttr
-from .ir.core import Operation, Region, Value
+from .ir.core import Operation, Value
 from .ir.types import FunctionType, IndexType, RankedTensorType, Type, ValueTensorType, builtin_tensor_type
 from .ops import CAST_OPS, DYNAMIC_INDEX, SAME_TYPE_OPS
 
@@ -32,10 +32,13 @@ def _fail(op: Operation, message: str) -> VerifyError:
 
 def verify(module: Operation) -> None:
     """Raise a located error for the first problem found."""
-    _verify_region_tree(module, frozenset())
+    _verify_op(module, set())
 
 
-def _verify_region_tree(op: Operation, visible: frozenset) -> None:
+def _verify_op(op: Operation, visible: set[int]) -> None:
+    """Check op, then its regions; `visible` holds the ids of the values
+    defined before op in the enclosing regions (not copied: regions add their
+    values and take them out again)."""
     check = VERIFIERS.get(op.name)
     if check is not None and op.properties and any(k != "operandSegmentSizes" for k in op.properties):
         # convopt keeps the inherent attributes of the ops it models in the attribute dictionary
@@ -46,21 +49,22 @@ def _verify_region_tree(op: Operation, visible: frozenset) -> None:
         _same_type(op)
     elif op.name in CAST_OPS:
         _arity(op, 1, 1)
-    outer = frozenset() if op.name in ISOLATED else visible
+    if not op.regions:
+        return
+    scope = set() if op.name in ISOLATED else visible
     for region in op.regions:
-        _verify_region(region, outer)
-
-
-def _verify_region(region: Region, outer: frozenset) -> None:
-    for block in region.blocks:
-        available = set(outer)
-        available.update(id(a) for a in block.args)
-        for op in block.ops:
-            for i, v in enumerate(op.operands):
-                if id(v) not in available:
-                    raise _dominance_error(op, i, v)
-            _verify_region_tree(op, frozenset(available))
-            available.update(id(r) for r in op.results)
+        for block in region.blocks:
+            added = [id(a) for a in block.args]
+            scope.update(added)
+            for inner in block.ops:
+                for i, v in enumerate(inner.operands):
+                    if id(v) not in scope:
+                        raise _dominance_error(inner, i, v)
+                _verify_op(inner, scope)
+                for r in inner.results:
+                    scope.add(id(r))
+                    added.append(id(r))
+            scope.difference_update(added)
 
 
 def _dominance_error(op: Operation, index: int, value: Value) -> VerifyError:

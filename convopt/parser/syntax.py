@@ -231,6 +231,16 @@ class SyntaxBuilder(Transformer):
         op.loc = loc
         return op
 
+    def _opt(self, c: list) -> Any:
+        return c[0] if c else None
+
+    opt_uses = opt_attrs = opt_named_attrs = opt_extra_attrs = opt_properties = _opt
+    opt_region = opt_region_list = opt_ins = opt_typed_values = opt_result_types = _opt
+    opt_visibility = opt_func_args = opt_func_results = _opt
+
+    def trailing_attrs(self, c: list) -> list:
+        return list(c)
+
     def generic_op(self, c: list) -> OpSyntax:
         name, uses, props, regions, attrs, fn = c
         op = OpSyntax("generic", _decode_string(name), name, uses or [], list(fn.inputs), list(fn.results), attrs or {})
@@ -298,9 +308,7 @@ class SyntaxBuilder(Transformer):
         return (lhs, rhs is not None, rhs)
 
     def structured_op(self, c: list) -> OpSyntax:
-        name, attrs, ins, outs, *rest = c
-        trailing = [r for r in rest[:-3] if r is not None]
-        extra_attrs, region, result_types = rest[-3], rest[-2], rest[-1]
+        name, attrs, ins, outs, trailing, extra_attrs, region, result_types = c
         op = OpSyntax("structured", str(name), name, attributes=dict(attrs or {}))
         ins = ins or ([], [])
         outs = outs or ([], [])

@@ -126,13 +126,26 @@ Entry = Union[Pass, tuple[str, list]]  # a pass, or (anchor op name, nested entr
 
 
 def parse_pipeline(text: str) -> list[Entry]:
-    """Parse `builtin.module(func.func(a{x=1 y=b,c}), b)` into entries."""
+    """Parse `builtin.module(func.func(a{x=1 y=b,c}), b)` into entries.
+    A function pass may stand at module level (it runs on every function);
+    a module pass may not be nested in func.func(...)."""
     entries, rest = _parse_list(text.strip(), 0)
     if rest != len(text.strip()):
         raise PipelineError(f"unexpected '{text.strip()[rest:]}' in pass pipeline")
     if len(entries) == 1 and isinstance(entries[0], tuple) and entries[0][0] == "builtin.module":
-        return entries[0][1]
+        entries = entries[0][1]
+    _check_nesting(entries, "builtin.module")
     return entries
+
+
+def _check_nesting(entries: list[Entry], anchor: str) -> None:
+    for entry in entries:
+        if isinstance(entry, tuple):
+            if anchor == "func.func":
+                raise PipelineError(f"'{entry[0]}(...)' cannot be nested in func.func")
+            _check_nesting(entry[1], entry[0])
+        elif entry.ANCHOR == "builtin.module" and anchor != "builtin.module":
+            raise PipelineError(f"pass '{entry.NAME}' runs on builtin.module and cannot be nested in {anchor}(...)")
 
 
 def _parse_list(text: str, i: int) -> tuple[list[Entry], int]:

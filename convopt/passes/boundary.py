@@ -37,22 +37,19 @@ def _builtin(t):
     return builtin_tensor_type(t) if isinstance(t, ValueTensorType) else t
 
 
-def _is_referenced(func: Operation) -> bool:
-    module = func.parent_op
-    name = func.attributes.get("sym_name")
-    if module is None or not isinstance(name, StringAttr):
-        return False
+def referenced_symbols(module: Operation) -> set[str]:
+    """The symbols some op of the module refers to (a call's callee, ...)."""
+    names = set()
     for op in module.walk():
-        if op is func:
-            continue
         for value in op.attributes.values():
-            if isinstance(value, SymbolRefAttr) and value.root == name.value:
-                return True
-    return False
+            if isinstance(value, SymbolRefAttr):
+                names.add(value.root)
+    return names
 
 
-def lower_boundary(func: Operation) -> bool:
-    """Give func builtin types at its boundary if nothing torch is left."""
+def lower_boundary(func: Operation, referenced: set[str]) -> bool:
+    """Give func builtin types at its boundary if nothing torch is left and no
+    other op refers to it (its callers would need new types too)."""
     if not func.regions or not func.regions[0].blocks:
         return False
     body = func.regions[0]
@@ -63,7 +60,8 @@ def lower_boundary(func: Operation) -> bool:
             return False
     fn = func.attributes["function_type"]
     assert isinstance(fn, TypeAttr) and isinstance(fn.type, FunctionType)
-    if not all(_convertible(t) for t in fn.type.inputs + fn.type.results) or _is_referenced(func):
+    name = func.attributes.get("sym_name")
+    if not all(_convertible(t) for t in fn.type.inputs + fn.type.results) or (isinstance(name, StringAttr) and name.value in referenced):
         return False
     entry = body.blocks[0]
     for arg in entry.args:
@@ -95,12 +93,14 @@ def lower_boundary(func: Operation) -> bool:
 class FinalizeBoundary(Pass):
     NAME = "convopt-finalize-boundary"
     SUMMARY = "Give fully lowered functions builtin tensor types at their boundary and drop torch_c casts"
-    ANCHOR = "func.func"
+    ANCHOR = "builtin.module"
 
     torch_boundary: bool = field(default=False, metadata={"doc": "keep !torch.vtensor signatures and torch_c casts"})
 
     def run(self, op: Operation, ctx: PassContext) -> None:
-        for block in op.regions[0].blocks if op.regions else []:
-            erase_dead(block)
-        if not self.torch_boundary:
-            lower_boundary(op)
+        referenced = referenced_symbols(op)
+        for func in [o for o in op.regions[0].blocks[0].ops if o.name == "func.func"]:
+            for block in func.regions[0].blocks if func.regions else []:
+                erase_dead(block)
+            if not self.torch_boundary:
+                lower_boundary(func, referenced)

@@ -181,8 +181,8 @@ def test_list_passes():
     "pipeline, message",
     [
         ("builtin.module(func.func(convopt-no-such-pass))", "'convopt-no-such-pass' does not refer to a registered pass; registered passes: convopt-cleanup"),
-        ("builtin.module(func.func(convopt-finalize-boundary{bogus=1}))", "no such option 'bogus' for pass 'convopt-finalize-boundary'; valid options: torch-boundary"),
-        ("builtin.module(func.func(convopt-finalize-boundary{torch-boundary=maybe}))", "expects true or false, got 'maybe'"),
+        ("builtin.module(convopt-finalize-boundary{bogus=1})", "no such option 'bogus' for pass 'convopt-finalize-boundary'; valid options: torch-boundary"),
+        ("builtin.module(convopt-finalize-boundary{torch-boundary=maybe})", "expects true or false, got 'maybe'"),
         ("builtin.module(func.func(convopt-cleanup{))", "missing '}' in options of pass 'convopt-cleanup'"),
         ("builtin.module(func.func(convopt-cleanup)", "missing ')'"),
         ("builtin.module(func.func(convopt-cleanup)))", "unexpected ')' in pass pipeline"),

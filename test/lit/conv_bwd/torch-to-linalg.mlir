@@ -2,8 +2,8 @@
 // (a slice that is the only user of a convolution is folded into it: the
 // 4th tap of the grad_weight convolution is never computed), permutes,
 // and leaves no torch op behind.
-// RUN: %convopt --pass-pipeline='builtin.module(func.func(convopt-torch-to-linalg, convopt-cleanup, convopt-finalize-boundary))' %s | FileCheck %s
-// RUN: %convopt --pass-pipeline='builtin.module(func.func(convopt-torch-to-linalg, convopt-cleanup, convopt-finalize-boundary))' %s | %mlir-verify
+// RUN: %convopt --pass-pipeline='builtin.module(func.func(convopt-torch-to-linalg, convopt-cleanup), convopt-finalize-boundary)' %s | FileCheck %s
+// RUN: %convopt --pass-pipeline='builtin.module(func.func(convopt-torch-to-linalg, convopt-cleanup), convopt-finalize-boundary)' %s | %mlir-verify
 
 // CHECK-DAG:   #[[STRIDED:.*]] = affine_map<(d0, d1, d2, d3) -> (d2, d1 * 2 + d3)>
 // CHECK-DAG:   #[[DILATED:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2 + d3 * 2)>
