@@ -3,6 +3,7 @@
 #   make demo    lower the convolution backward ops of a ResNet block
 #   make test    pytest (test/unit, test/e2e) and lit (test/lit)
 #   make lint    ruff and mypy
+#   make bench   bench/emitted.py and bench/tool.py (results in bench/results/)
 #
 # The virtualenv (.venv, made with `python3 -m venv`) is created on first use
 # and the project is (re)installed into it only when pyproject.toml changes.
@@ -14,7 +15,7 @@ STAMP  := $(VENV)/.installed
 # pytest-xdist workers for the unit and e2e tests
 JOBS   ?= 2
 
-.PHONY: all venv test unit lit lint demo
+.PHONY: all venv test unit lit lint demo bench
 
 all: test
 
@@ -24,7 +25,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -e '.[test,lint]'
+	$(BIN)/python -m pip install -e '.[test,lint,bench]'
 	touch $@
 
 test: unit lit
@@ -40,4 +41,8 @@ lint: $(STAMP)
 	$(BIN)/mypy convopt
 
 demo: $(STAMP)
-	$(BIN)/convopt --lower-conv-bwd examples/resnet_block.mlir
+	$(BIN)/convopt --lower-conv-bwd --stats examples/resnet_block.mlir
+
+bench: $(STAMP)
+	$(BIN)/python bench/emitted.py
+	$(BIN)/python bench/tool.py

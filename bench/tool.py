@@ -20,7 +20,6 @@ import argparse
 import json
 import os
 import random
-import resource
 import shutil
 import subprocess
 import sys
@@ -65,19 +64,16 @@ def tool(name: str) -> str:
 
 
 def run(cmd: list[str], repeats: int) -> tuple[float, int]:
-    """Best wall time in seconds, and the largest max RSS (KiB) of the child."""
+    """Best wall time in seconds, and the max RSS (KiB) of one run."""
     best = float("inf")
-    peak = 0
     for _ in range(repeats):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         start = time.perf_counter()
         proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         elapsed = time.perf_counter() - start
         if proc.returncode:
             raise SystemExit(f"bench/tool: {' '.join(cmd)} failed:\n{proc.stderr[-2000:]}")
         best = min(best, elapsed)
-        peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, before)
-    return best, peak
+    return best, peak_rss(cmd)
 
 
 def peak_rss(cmd: list[str]) -> int:

@@ -9,11 +9,12 @@ Failures raise a located error.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Optional
 
 from .diagnostics import ConvoptError, Diagnostic, position_of
-from .ir.affine import AffineDim, AffineMap
+from .ir.affine import AffineDim, AffineExpr, AffineMap
 from .ir.attributes import AffineMapAttr, ArrayAttr, DenseArrayAttr, DenseAttr, DenseResourceAttr, FloatAttr, IntegerAttr, StringAttr, TypeAttr
 from .ir.core import Operation, Value
 from .ir.types import FunctionType, IndexType, RankedTensorType, Type, ValueTensorType, builtin_tensor_type
@@ -323,7 +324,7 @@ def _check_loop_ranges(op: Operation, maps: list[AffineMap], n_loops: int) -> No
     for index, (m, v) in enumerate(zip(maps, op.operands)):
         shape = v.type.shape if isinstance(v.type, RankedTensorType) else ()
         for dim, (r, size) in enumerate(zip(m.results, shape)):
-            lin = r.linear()
+            lin = _linear(r)
             if lin is None or size is None:
                 continue
             coeffs, const = lin
@@ -340,6 +341,12 @@ def _check_loop_ranges(op: Operation, maps: list[AffineMap], n_loops: int) -> No
                     lo += c * (extent - 1)
             if static and (lo < 0 or hi >= size):
                 raise _fail(op, f"operand #{index} is accessed out of bounds along dimension {dim}: indices [{lo}, {hi}] in a dimension of size {size}")
+
+
+@functools.lru_cache(maxsize=4096)
+def _linear(expr: AffineExpr):
+    """expr.linear(), once per distinct expression (maps repeat a lot)."""
+    return expr.linear()
 
 
 def _named_structured(op: Operation) -> None:
