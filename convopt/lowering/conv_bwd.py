@@ -21,7 +21,7 @@ when the whole function is lowered.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
 from ..diagnostics import position_of
@@ -32,7 +32,7 @@ from ..ir.types import FloatType, RankedTensorType, ValueTensorType, builtin_ten
 from ..passes import Pass, PassContext
 from .conv_spec import CONV_BWD, ConvBackward, read_conv_backward
 from .emit import Emitter, Ix
-from .kernels import FORMS, KernelStats, Rel, accumulator_type, emit_kernel
+from .kernels import KernelStats, Rel, accumulator_type, check_kernel_options, conv_form_option, emit_kernel, peel_option
 
 
 @dataclass
@@ -156,14 +156,11 @@ class ConvBwdToLinalg(Pass):
     SUMMARY = "Lower torch.aten.convolution_backward directly to linalg.generic (no flip copy, no zero insertion)"
     ANCHOR = "func.func"
 
-    peel: str = field(default="auto", metadata={"doc": "split borders off instead of zero padding: auto|always|never"})
-    conv_form: str = field(default="auto", metadata={"doc": "shape of the emitted convolutions: auto|generic|named|im2col"})
+    peel: str = peel_option()
+    conv_form: str = conv_form_option()
 
     def __post_init__(self) -> None:
-        if self.peel not in ("auto", "always", "never"):
-            raise ValueError(f"peel must be auto, always or never, not '{self.peel}'")
-        if self.conv_form not in FORMS:
-            raise ValueError(f"conv-form must be one of {', '.join(FORMS)}, not '{self.conv_form}'")
+        check_kernel_options(self.peel, self.conv_form)
 
     def run(self, op: Operation, ctx: PassContext) -> None:
         for target in [o for o in op.walk() if o.name == CONV_BWD]:

@@ -37,6 +37,7 @@ from ..ir.types import ValueTensorType, vtensor
 from ..passes import Pass, PassContext
 from .conv_bwd import replace_results
 from .conv_spec import CONV_BWD, read_conv_backward
+from .kernels import check_kernel_options, conv_form_option, peel_option
 from .legality import TARGETS, describe, target_rejects
 from .torch_emit import TorchEmitter
 from .torch_to_linalg import lower_ops
@@ -107,10 +108,11 @@ class DecomposeConvBwd(Pass):
     legal_ops: Optional[tuple[str, ...]] = field(default=None, metadata={"doc": "op names the backend takes as they are (e.g. aten.convolution_backward); default: the target's"})
     target: Optional[str] = field(default=None, metadata={"doc": "capability profile deciding legality per op: linalg|rocmlir"})
     lower: bool = field(default=False, metadata={"doc": "lower the ops the decomposition creates to linalg right away"})
-    peel: str = field(default="auto", metadata={"doc": "with lower: split borders off instead of zero padding: auto|always|never"})
-    conv_form: str = field(default="auto", metadata={"doc": "with lower: shape of the emitted convolutions: auto|generic|named|im2col"})
+    peel: str = peel_option("with lower: ")
+    conv_form: str = conv_form_option("with lower: ")
 
     def __post_init__(self) -> None:
+        check_kernel_options(self.peel, self.conv_form)
         if self.target is not None and self.target not in TARGETS:
             raise ValueError(f"target must be one of {', '.join(TARGETS)}, not '{self.target}'")
 

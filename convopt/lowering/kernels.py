@@ -47,8 +47,8 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Optional
+from dataclasses import dataclass, field
+from typing import Any, Optional
 
 from ..ir.affine import AffineConst, AffineExpr, AffineMap, d
 from ..ir.builder import Builder
@@ -229,6 +229,26 @@ IM2COL_MIN_EFFICIENCY = 0.85
 below this fraction of useful multiply-adds the scatter stays generic."""
 
 FORMS = ("auto", "generic", "named", "im2col")
+PEELS = ("auto", "always", "never")
+
+
+def peel_option(note: str = "") -> Any:
+    """The `peel` option of the passes that emit kernels."""
+    return field(default="auto", metadata={"doc": f"{note}split borders off instead of zero padding: {'|'.join(PEELS)}"})
+
+
+def conv_form_option(note: str = "") -> Any:
+    """The `conv-form` option of the passes that emit kernels."""
+    return field(default="auto", metadata={"doc": f"{note}shape of the emitted convolutions: {'|'.join(FORMS)}"})
+
+
+def check_kernel_options(peel: str, conv_form: str) -> None:
+    """Reject option values no kernel strategy knows (the pass manager
+    turns the ValueError into a pipeline diagnostic)."""
+    if peel not in PEELS:
+        raise ValueError(f"peel must be one of {', '.join(PEELS)}, not '{peel}'")
+    if conv_form not in FORMS:
+        raise ValueError(f"conv-form must be one of {', '.join(FORMS)}, not '{conv_form}'")
 
 
 def choose_form(kind: str, roles: dict[str, Ix], rels: Sequence[Rel], requested: str) -> str:

@@ -17,7 +17,7 @@ hands its result back through `torch_c.from_builtin_tensor`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
 from ..diagnostics import position_of
@@ -29,7 +29,7 @@ from ..ir.types import FloatType, RankedTensorType, ValueTensorType, builtin_ten
 from ..passes import Pass, PassContext
 from .conv_spec import constant_bool, constant_int, constant_list, invalid, is_none, read_conv, unsupported
 from .emit import Emitter, Ix
-from .kernels import KernelStats, Rel, accumulator_type, emit_kernel
+from .kernels import KernelStats, Rel, accumulator_type, check_kernel_options, conv_form_option, emit_kernel, peel_option
 
 A_LAYOUT = (("n",), ("g", "ca"))
 B_LAYOUT = (("n",), ("g", "cb"))
@@ -309,8 +309,11 @@ class TorchToLinalg(Pass):
     SUMMARY = "Lower aten.convolution, aten.sum.dim_IntList and the shape ops of the decomposition to linalg"
     ANCHOR = "func.func"
 
-    peel: str = field(default="auto", metadata={"doc": "split borders off instead of zero padding: auto|always|never"})
-    conv_form: str = field(default="auto", metadata={"doc": "shape of the emitted convolutions: auto|generic|named|im2col"})
+    peel: str = peel_option()
+    conv_form: str = conv_form_option()
+
+    def __post_init__(self) -> None:
+        check_kernel_options(self.peel, self.conv_form)
 
     def run(self, op: Operation, ctx: PassContext) -> None:
         lower_ops([o for o in op.walk() if o.name in LOWERINGS], self.peel, ctx.stats, self.conv_form)
