@@ -3,6 +3,8 @@ PyTorch, on both paths.
 
 * direct:     --lower-conv-bwd (target linalg: everything legal)
 * decomposed: --lower-conv-bwd --backend-legal-ops= (nothing legal)
+* rocmlir:    --lower-conv-bwd --target=rocmlir (MIGraphX's rule: per op,
+              direct or decomposed)
 * torch-mlir: --decompose-conv-bwd, lowered by torch-mlir's own backend
               pipeline -- the decomposition is right on its own.
 
@@ -23,13 +25,22 @@ STATIC = [c for c in CONFIGS if not c.dynamic]
 PATHS = {
     "direct": ("--lower-conv-bwd",),
     "decomposed": ("--lower-conv-bwd", "--backend-legal-ops="),
+    "rocmlir": ("--lower-conv-bwd", "--target=rocmlir"),
 }
 
 # Lower bounds of MAC efficiency per class.  Static shapes are peeled where
 # padding would waste more than 5% per dim; dynamic spatial dims go by taps
 # (exact) on the direct path, but the decomposition's grad_weight convolution
-# then has a dynamic kernel, which is zero-padded.
-BOUNDS = {("direct", False): 0.85, ("direct", True): 0.85, ("decomposed", False): 0.85, ("decomposed", True): 0.0}
+# then has a dynamic kernel, which is zero-padded.  Under rocmlir an op goes
+# either path, so its dynamic bound is the decomposed one.
+BOUNDS = {
+    ("direct", False): 0.85,
+    ("direct", True): 0.85,
+    ("decomposed", False): 0.85,
+    ("decomposed", True): 0.0,
+    ("rocmlir", False): 0.85,
+    ("rocmlir", True): 0.0,
+}
 
 # torch-mlir's own TorchToLinalg fails on a depthwise transposed convolution
 # (an invalid tensor.collapse_shape); that is torch-mlir's bug, not the
