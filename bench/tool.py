@@ -133,6 +133,38 @@ def main() -> None:
         json.dump({"functions": args.functions, "bytes": size, "seconds": {k: v[0] for k, v in rows.items()}, "ratio": ratio, "memory": memory}, f, indent=1)
     with open(os.path.join(args.out, "tool.txt"), "w") as f:
         f.write(text + "\n")
+    chart(rows, memory, os.path.join(args.out, "tool.png"))
+
+
+def chart(rows: dict[str, tuple[float, int]], memory: list[dict], path: str) -> None:
+    """Left: wall time of each command (log scale); right: peak memory against
+    input size, with the line through the origin and the largest point."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+    names = list(rows)
+    seconds = [rows[n][0] for n in names]
+    colors = ["tab:blue" if n.startswith("convopt") else "tab:gray" for n in names]
+    left.barh(range(len(names)), seconds, color=colors)
+    left.set_yticks(range(len(names)), names, fontsize=8)
+    left.invert_yaxis()
+    left.set_xscale("log")
+    left.set_xlabel("best wall time, s (log)")
+    for i, t in enumerate(seconds):
+        left.text(t, i, f" {t:.3g}", va="center", fontsize=8)
+    mb = [m["bytes"] / 1e6 for m in memory]
+    mib = [m["convopt_max_rss_kib"] / 1024 for m in memory]
+    right.plot(mb, mib, "o-", color="tab:blue", label="convopt --lower-conv-bwd")
+    right.plot([0, mb[-1]], [0, mib[-1]], ":", color="tab:gray", label="linear through the origin")
+    right.set_xlabel("input size, MB")
+    right.set_ylabel("peak RSS, MiB")
+    right.legend(fontsize=8)
+    fig.suptitle("bench/tool: convopt vs torch-mlir-opt (same run)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
 
 
 if __name__ == "__main__":
