@@ -335,11 +335,12 @@ class Outcome:
 
 
 def check(cfg: Config, args: tuple[str, ...] = ("--lower-conv-bwd",)) -> Outcome:
-    """Lower, compile, run and compare cfg; raises AssertionError on a
-    numeric mismatch.  Returns the errors and MAC counts."""
+    """Lower, verify with torch-mlir-opt, compile, run and compare cfg;
+    raises AssertionError on a numeric mismatch.  Returns the errors and MAC counts."""
     go, x, w = (round_to(a, cfg.dtype) for a in inputs(cfg))
     ref = reference(cfg, go, x, w)
     lowered = lower(torch_ir(cfg), args)
+    torch_mlir_verify(lowered)
     got = compile_and_run(lowered, [to_device(go, cfg.dtype), to_device(x, cfg.dtype), to_device(w, cfg.dtype)], f64=cfg.dtype == "f64")
     expected = [r for r, m in zip(ref, cfg.mask) if m]
     outcome = Outcome(cfg)
@@ -454,16 +455,25 @@ def all_configs() -> list[Config]:
 
 
 
+def torch_mlir_verify(text: str) -> None:
+    """torch-mlir-opt must parse and verify convopt's output as it is."""
+    run_torch_mlir_opt(text, "-o", os.devnull)
+
+
 def torch_mlir_lower(text: str) -> str:
     """torch-mlir's own backend pipeline (torch -> linalg on tensors)."""
+    return run_torch_mlir_opt(text, "--torch-backend-to-linalg-on-tensors-backend-pipeline")
+
+
+def run_torch_mlir_opt(text: str, *args: str) -> str:
     import shutil
     import subprocess
     import sys
 
     tool = shutil.which("torch-mlir-opt", path=os.path.dirname(sys.executable)) or "torch-mlir-opt"
-    proc = subprocess.run([tool, "--torch-backend-to-linalg-on-tensors-backend-pipeline"], input=text, capture_output=True, text=True)
+    proc = subprocess.run([tool, *args], input=text, capture_output=True, text=True)
     if proc.returncode != 0:
-        raise RuntimeError("torch-mlir-opt failed:\n" + proc.stderr[-2000:])
+        raise RuntimeError(f"torch-mlir-opt {' '.join(args)} failed:\n" + proc.stderr[-2000:])
     return proc.stdout
 
 
