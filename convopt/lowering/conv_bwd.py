@@ -29,10 +29,10 @@ from ..ir.affine import AffineMap, d
 from ..ir.builder import Builder
 from ..ir.core import Operation, Value
 from ..ir.types import FloatType, RankedTensorType, ValueTensorType, builtin_tensor_type
-from ..passes import Pass, PassContext
+from ..passes import PassContext
 from .conv_spec import CONV_BWD, ConvBackward, read_conv_backward
 from .emit import Emitter, Ix
-from .kernels import KernelStats, Rel, accumulator_type, check_kernel_options, conv_form_option, emit_kernel, peel_option
+from .kernels import KernelPass, KernelStats, Rel, accumulator_type, emit_kernel
 
 
 @dataclass
@@ -151,16 +151,10 @@ def replace_results(op: Operation, values: list[Optional[Value]]) -> None:
 
 
 @dataclass(frozen=True)
-class ConvBwdToLinalg(Pass):
+class ConvBwdToLinalg(KernelPass):
     NAME = "convopt-conv-bwd-to-linalg"
     SUMMARY = "Lower torch.aten.convolution_backward directly to linalg.generic (no flip copy, no zero insertion)"
     ANCHOR = "func.func"
-
-    peel: str = peel_option()
-    conv_form: str = conv_form_option()
-
-    def __post_init__(self) -> None:
-        check_kernel_options(self.peel, self.conv_form)
 
     def run(self, op: Operation, ctx: PassContext) -> None:
         for target in [o for o in op.walk() if o.name == CONV_BWD]:

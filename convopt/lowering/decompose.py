@@ -34,10 +34,10 @@ from typing import Optional
 from ..ir.builder import Builder
 from ..ir.core import Operation, Value
 from ..ir.types import ValueTensorType, vtensor
-from ..passes import Pass, PassContext
+from ..passes import PassContext
 from .conv_bwd import replace_results
 from .conv_spec import CONV_BWD, read_conv_backward
-from .kernels import check_kernel_options, conv_form_option, peel_option
+from .kernels import KernelPass
 from .legality import TARGETS, describe, target_rejects
 from .torch_emit import TorchEmitter
 from .torch_to_linalg import lower_ops
@@ -100,19 +100,17 @@ def decompose(op: Operation) -> list[Operation]:
 
 
 @dataclass(frozen=True)
-class DecomposeConvBwd(Pass):
+class DecomposeConvBwd(KernelPass):
     NAME = "convopt-decompose-conv-bwd"
     SUMMARY = "Decompose the torch.aten.convolution_backward ops a backend does not take into aten.convolution and aten.sum.dim_IntList"
     ANCHOR = "func.func"
 
     legal_ops: Optional[tuple[str, ...]] = field(default=None, metadata={"doc": "op names the backend takes as they are (e.g. aten.convolution_backward); default: the target's"})
     target: Optional[str] = field(default=None, metadata={"doc": "capability profile deciding legality per op: linalg|rocmlir"})
-    lower: bool = field(default=False, metadata={"doc": "lower the ops the decomposition creates to linalg right away"})
-    peel: str = peel_option("with lower: ")
-    conv_form: str = conv_form_option("with lower: ")
+    lower: bool = field(default=False, metadata={"doc": "lower the ops the decomposition creates to linalg right away, with peel and conv-form"})
 
     def __post_init__(self) -> None:
-        check_kernel_options(self.peel, self.conv_form)
+        super().__post_init__()
         if self.target is not None and self.target not in TARGETS:
             raise ValueError(f"target must be one of {', '.join(TARGETS)}, not '{self.target}'")
 

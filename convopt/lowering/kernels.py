@@ -48,12 +48,13 @@ import itertools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Optional
 
 from ..ir.affine import AffineConst, AffineExpr, AffineMap, d
 from ..ir.builder import Builder
 from ..ir.core import Value
 from ..ir.types import FloatType, Type, ranked
+from ..passes import Pass
 from .emit import Emitter, Ix, ceildiv
 
 PEEL_WASTE = 0.05
@@ -232,23 +233,19 @@ FORMS = ("auto", "generic", "named", "im2col")
 PEELS = ("auto", "always", "never")
 
 
-def peel_option(note: str = "") -> Any:
-    """The `peel` option of the passes that emit kernels."""
-    return field(default="auto", metadata={"doc": f"{note}split borders off instead of zero padding: {'|'.join(PEELS)}"})
+@dataclass(frozen=True)
+class KernelPass(Pass):
+    """A pass that emits kernels, with their two options; a value no kernel
+    strategy knows is a ValueError (a pipeline diagnostic)."""
 
+    peel: str = field(default="auto", metadata={"doc": f"split borders off instead of zero padding: {'|'.join(PEELS)}"})
+    conv_form: str = field(default="auto", metadata={"doc": f"shape of the emitted convolutions: {'|'.join(FORMS)}"})
 
-def conv_form_option(note: str = "") -> Any:
-    """The `conv-form` option of the passes that emit kernels."""
-    return field(default="auto", metadata={"doc": f"{note}shape of the emitted convolutions: {'|'.join(FORMS)}"})
-
-
-def check_kernel_options(peel: str, conv_form: str) -> None:
-    """Reject option values no kernel strategy knows (the pass manager
-    turns the ValueError into a pipeline diagnostic)."""
-    if peel not in PEELS:
-        raise ValueError(f"peel must be one of {', '.join(PEELS)}, not '{peel}'")
-    if conv_form not in FORMS:
-        raise ValueError(f"conv-form must be one of {', '.join(FORMS)}, not '{conv_form}'")
+    def __post_init__(self) -> None:
+        if self.peel not in PEELS:
+            raise ValueError(f"peel must be one of {', '.join(PEELS)}, not '{self.peel}'")
+        if self.conv_form not in FORMS:
+            raise ValueError(f"conv-form must be one of {', '.join(FORMS)}, not '{self.conv_form}'")
 
 
 def choose_form(kind: str, roles: dict[str, Ix], rels: Sequence[Rel], requested: str) -> str:

@@ -26,10 +26,10 @@ from ..ir.attributes import DenseArrayAttr
 from ..ir.builder import Builder
 from ..ir.core import Operation, Value
 from ..ir.types import FloatType, RankedTensorType, ValueTensorType, builtin_tensor_type, i64, ranked
-from ..passes import Pass, PassContext
+from ..passes import PassContext
 from .conv_spec import constant_bool, constant_int, constant_list, invalid, is_none, read_conv, unsupported
 from .emit import Emitter, Ix
-from .kernels import KernelStats, Rel, accumulator_type, check_kernel_options, conv_form_option, emit_kernel, peel_option
+from .kernels import KernelPass, KernelStats, Rel, accumulator_type, emit_kernel
 
 A_LAYOUT = (("n",), ("g", "ca"))
 B_LAYOUT = (("n",), ("g", "cb"))
@@ -304,16 +304,10 @@ def lower_ops(ops: list[Operation], peel: str = "auto", stats: Optional[list[str
 
 
 @dataclass(frozen=True)
-class TorchToLinalg(Pass):
+class TorchToLinalg(KernelPass):
     NAME = "convopt-torch-to-linalg"
     SUMMARY = "Lower aten.convolution, aten.sum.dim_IntList and the shape ops of the decomposition to linalg"
     ANCHOR = "func.func"
-
-    peel: str = peel_option()
-    conv_form: str = conv_form_option()
-
-    def __post_init__(self) -> None:
-        check_kernel_options(self.peel, self.conv_form)
 
     def run(self, op: Operation, ctx: PassContext) -> None:
         lower_ops([o for o in op.walk() if o.name in LOWERINGS], self.peel, ctx.stats, self.conv_form)

@@ -49,15 +49,6 @@ class Pass:
     def run(self, op: Operation, ctx: PassContext) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def pipeline_text(self) -> str:
-        opts = []
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if value != f.default:
-                text = ",".join(value) if isinstance(value, tuple) else str(value).lower() if isinstance(value, bool) else str(value)
-                opts.append(f"{option_name(f.name)}={text}")
-        return self.NAME + ("{" + " ".join(opts) + "}" if opts else "")
-
 
 def option_name(field_name: str) -> str:
     return field_name.replace("_", "-")
