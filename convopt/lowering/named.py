@@ -6,7 +6,7 @@ the same way for `linalg.generic` and for named ops.
 
 from __future__ import annotations
 
-from ..ir.affine import AffineMap, d
+from ..ir.affine import AffineExpr, AffineMap, d
 from ..ir.attributes import AffineMapAttr, ArrayAttr, DenseAttr
 from ..ir.core import Operation
 from ..ir.types import RankedTensorType
@@ -37,32 +37,14 @@ def indexing_maps(op: Operation) -> list[AffineMap]:
     if name == "linalg.batch_matmul":  # C[b, m, n] += A[b, m, k] * B[b, k, n]
         return [AffineMap.from_exprs(4, [d(0), d(1), d(3)]), AffineMap.from_exprs(4, [d(0), d(3), d(2)]), AffineMap.from_exprs(4, [d(0), d(1), d(2)])]
     if name.startswith("linalg.conv_") and name.endswith(("_nchw_fchw", "_ncw_fcw", "_ncdhw_fcdhw")):
-        # O[n, f, o...] += I[n, c, s*o + d*k...] * W[f, c, k...]; loops n f o... c k...
-        nd = _rank(op.operands[1]) - 2
-        strides = _ints(op.attributes.get("strides"), nd)
-        dilations = _ints(op.attributes.get("dilations"), nd)
-        n_loops = 3 + 2 * nd
-        o = [d(2 + i) for i in range(nd)]
-        k = [d(3 + nd + i) for i in range(nd)]
-        inp = [d(0), d(2 + nd)] + [o[i] * strides[i] + k[i] * dilations[i] for i in range(nd)]
-        return [AffineMap.from_exprs(n_loops, inp), AffineMap.from_exprs(n_loops, [d(1), d(2 + nd)] + k), AffineMap.from_exprs(n_loops, [d(0), d(1)] + o)]
+        # O[n, f, o...] += I[n, c, s*o + d*k...] * W[f, c, k...]
+        return _conv_maps(op, _rank(op.operands[1]) - 2, ["n", "f"], ["c"], ["n", "c"], ["f", "c"])
     if name == "linalg.conv_2d_ngchw_gfchw":
-        # O[n, g, f, o...] += I[n, g, c, s*o + d*k...] * W[g, f, c, k...]; loops n g f o0 o1 c k0 k1
-        strides = _ints(op.attributes.get("strides"), 2)
-        dilations = _ints(op.attributes.get("dilations"), 2)
-        o, k = [d(3), d(4)], [d(6), d(7)]
-        inp = [d(0), d(1), d(5)] + [o[i] * strides[i] + k[i] * dilations[i] for i in range(2)]
-        return [AffineMap.from_exprs(8, inp), AffineMap.from_exprs(8, [d(1), d(2), d(5)] + k), AffineMap.from_exprs(8, [d(0), d(1), d(2)] + o)]
+        # O[n, g, f, o...] += I[n, g, c, s*o + d*k...] * W[g, f, c, k...]
+        return _conv_maps(op, _rank(op.operands[1]) - 3, ["n", "g", "f"], ["c"], ["n", "g", "c"], ["g", "f", "c"])
     if name.startswith("linalg.depthwise_conv_") and name.endswith(("_ncw_cw", "_nchw_chw", "_ncdhw_cdhw")):
-        # O[n, c, o...] += I[n, c, s*o + d*k...] * W[c, k...]; loops n c o... k...
-        nd = _rank(op.operands[1]) - 1
-        strides = _ints(op.attributes.get("strides"), nd)
-        dilations = _ints(op.attributes.get("dilations"), nd)
-        n_loops = 2 + 2 * nd
-        o = [d(2 + i) for i in range(nd)]
-        k = [d(2 + nd + i) for i in range(nd)]
-        inp = [d(0), d(1)] + [o[i] * strides[i] + k[i] * dilations[i] for i in range(nd)]
-        return [AffineMap.from_exprs(n_loops, inp), AffineMap.from_exprs(n_loops, [d(1)] + k), AffineMap.from_exprs(n_loops, [d(0), d(1)] + o)]
+        # O[n, c, o...] += I[n, c, s*o + d*k...] * W[c, k...]
+        return _conv_maps(op, _rank(op.operands[1]) - 1, ["n", "c"], [], ["n", "c"], ["c"])
     # Elementwise/copy named ops (fill, transpose, ...): identity-like maps.
     return [AffineMap.identity(_rank(v)) for v in op.operands]
 
@@ -71,6 +53,26 @@ def indexing_maps(op: Operation) -> list[AffineMap]:
 
 _SUFFIX = {1: ("ncw", "fcw"), 2: ("nchw", "fchw"), 3: ("ncdhw", "fcdhw")}
 _DW_SUFFIX = {1: "ncw_cw", 2: "nchw_chw", 3: "ncdhw_cdhw"}
+
+
+def _conv_maps(op: Operation, nd: int, out: list[str], red: list[str], inp: list[str], wgt: list[str]) -> list[AffineMap]:
+    """Maps of a named convolution whose loops are `out`, the output
+    positions o..., `red`, the kernel positions k... (linalg's order), with the
+    input read at `inp` + (s*o + d*k...), the weight at `wgt` + k... and the
+    output written at `out` + o..."""
+    strides = _ints(op.attributes.get("strides"), nd)
+    dilations = _ints(op.attributes.get("dilations"), nd)
+    loops = out + [f"o{i}" for i in range(nd)] + red + [f"k{i}" for i in range(nd)]
+    dim: dict[str, AffineExpr] = {n: d(i) for i, n in enumerate(loops)}
+    o = [dim[f"o{i}"] for i in range(nd)]
+    k = [dim[f"k{i}"] for i in range(nd)]
+    spatial = [o[i] * strides[i] + k[i] * dilations[i] for i in range(nd)]
+    n_loops = len(loops)
+    return [
+        AffineMap.from_exprs(n_loops, [dim[n] for n in inp] + spatial),
+        AffineMap.from_exprs(n_loops, [dim[n] for n in wgt] + k),
+        AffineMap.from_exprs(n_loops, [dim[n] for n in out] + o),
+    ]
 
 
 def named_conv_name(nd: int, groups: int, ca: object, cb: object) -> str | None:
