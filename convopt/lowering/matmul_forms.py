@@ -216,49 +216,44 @@ def emit_matmul_kernel(em: Emitter, kind: str, ins: tuple[Value, Value], in_role
             total *= x
         return total
 
+    def with_batch(parts: list[list[str]]) -> list[list[str]]:
+        return ([batch] if batch else []) + parts
+
+    def matrix(v: Value, names: list[str], parts: list[list[str]]) -> Value:
+        """v, whose dims are `names`, as a (batched) matrix whose dims are
+        the parts (batch first)."""
+        order = batch + [n for part in parts for n in part]
+        return as_matrix(em, reorder(em, v, names, order), groups(order, with_batch(parts)))
+
+    def unmatrix(mm: Value, parts: list[list[str]]) -> tuple[Value, list[str]]:
+        """A (batched) matmul result with dims `parts` back to named dims."""
+        order = batch + [n for part in parts for n in part]
+        return expand_named(mm, order, with_batch(parts)), order
+
     if kind in ("gather", "weight"):
+        # result[ca, cols] = lhs[ca, rows] x im[rows, cols]:
+        #   gather: out[ca, n s]     = W[ca, cb k] x cols[cb k, n s]
+        #   weight: grad_w[ca, cb k] = A[ca, n s]  x cols[n s, cb k]
         b_index = 0 if kind == "gather" else 1
-        b_roles = in_roles[b_index]
         offsets = [em.sub(shifts[b_index][i], rels[i].P) for i in range(nd)]
         if kind == "gather":
             rows, cols = pick(["cb"]) + ks, pick(["n"]) + ss
+            lhs_in, lhs_names = ins[1], in_roles[1] + ks
         else:
             rows, cols = pick(["n"]) + ss, pick(["cb"]) + ks
+            lhs_in, lhs_names = ins[0], in_roles[0] + ss
         order = batch + rows + cols
-        im = im2col(em, padded[b_index], b_roles, order, rels, offsets)
-        im_m = as_matrix(em, im, groups(order, [batch, rows, cols]) if batch else groups(order, [rows, cols]))
+        im = im2col(em, padded[b_index], in_roles[b_index], order, rels, offsets)
+        im_m = as_matrix(em, im, groups(order, with_batch([rows, cols])))
+        lhs = matrix(lhs_in, lhs_names, [pick(["ca"]), rows])
+        result, mm_order = unmatrix(batched_matmul(em, lhs, im_m, bool(batch), acc_type), [pick(["ca"]), cols])
         if kind == "gather":
-            w_names = in_roles[1] + ks
-            w_order = batch + pick(["ca"]) + pick(["cb"]) + ks
-            w = reorder(em, ins[1], w_names, w_order)
-            parts = [batch, pick(["ca"]), pick(["cb"]) + ks] if batch else [pick(["ca"]), pick(["cb"]) + ks]
-            lhs = as_matrix(em, w, groups(w_order, parts))
-            mm = batched_matmul(em, lhs, im_m, bool(batch), acc_type)
-            mm_order = batch + pick(["ca"]) + pick(["n"]) + ss
-            mm_parts = ([batch] if batch else []) + [pick(["ca"]), pick(["n"]) + ss]
-            result = _permute_into(em, expand_named(mm, mm_order, mm_parts), mm_order, out_roles + ss, init, acc_type)
-            return result, matmul_macs(lhs, im_m)
-        a_names = in_roles[0] + ss
-        a_order = batch + pick(["ca"]) + pick(["n"]) + ss
-        a = reorder(em, ins[0], a_names, a_order)
-        parts = [batch, pick(["ca"]), pick(["n"]) + ss] if batch else [pick(["ca"]), pick(["n"]) + ss]
-        lhs = as_matrix(em, a, groups(a_order, parts))
-        mm = batched_matmul(em, lhs, im_m, bool(batch), acc_type)
-        mm_order = batch + pick(["ca"]) + pick(["cb"]) + ks
-        mm_parts = ([batch] if batch else []) + [pick(["ca"]), pick(["cb"]) + ks]
-        return expand_named(mm, mm_order, mm_parts), matmul_macs(lhs, im_m)
+            result = _permute_into(em, result, mm_order, out_roles + ss, init, acc_type)
+        return result, matmul_macs(lhs, im_m)
     # scatter: cols = W^T A, then every tap adds its slice (col2im)
-    w_names = in_roles[1] + ks
-    w_order = batch + pick(["cb"]) + ks + pick(["ca"])
-    w = reorder(em, ins[1], w_names, w_order)
-    lhs = as_matrix(em, w, groups(w_order, ([batch] if batch else []) + [pick(["cb"]) + ks, pick(["ca"])]))
-    a_names = in_roles[0] + ss
-    a_order = batch + pick(["ca"]) + pick(["n"]) + ss
-    a = reorder(em, ins[0], a_names, a_order)
-    rhs = as_matrix(em, a, groups(a_order, ([batch] if batch else []) + [pick(["ca"]), pick(["n"]) + ss]))
-    mm = batched_matmul(em, lhs, rhs, bool(batch), acc_type)
-    cols_order = batch + pick(["cb"]) + ks + pick(["n"]) + ss
-    col_matrix = expand_named(mm, cols_order, ([batch] if batch else []) + [pick(["cb"]) + ks, pick(["n"]) + ss])
+    lhs = matrix(ins[1], in_roles[1] + ks, [pick(["cb"]) + ks, pick(["ca"])])
+    rhs = matrix(ins[0], in_roles[0] + ss, [pick(["ca"]), pick(["n"]) + ss])
+    col_matrix, cols_order = unmatrix(batched_matmul(em, lhs, rhs, bool(batch), acc_type), [pick(["cb"]) + ks, pick(["n"]) + ss])
     ranges = [[tap_range(em, rel, k) for k in range(rel.k)] for rel in rels]
     return col2im_taps(em, col_matrix, cols_order, [size_of[r] for r in out_roles], out_roles, rels, ranges, acc_type), matmul_macs(lhs, rhs)
 
