@@ -25,14 +25,13 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..diagnostics import position_of
-from ..ir.affine import AffineMap, d
 from ..ir.builder import Builder
 from ..ir.core import Operation, Value
-from ..ir.types import FloatType, RankedTensorType, ValueTensorType, builtin_tensor_type
+from ..ir.types import FloatType, ValueTensorType, ranked
 from ..passes import PassContext
 from .conv_spec import CONV_BWD, ConvBackward, read_conv_backward
 from .emit import Emitter, Ix
-from .kernels import KernelPass, KernelStats, Rel, accumulator_type, emit_kernel
+from .kernels import A_LAYOUT, B_LAYOUT, W_LAYOUT, KernelPass, KernelStats, Rel, accumulator_type, emit_kernel
 
 
 @dataclass
@@ -49,11 +48,6 @@ class Operands:
     def roles(self) -> dict[str, Ix]:
         ca, cb = self.conv.channels
         return {"n": self.batch, "g": self.conv.spec.groups, "ca": ca, "cb": cb}
-
-
-A_LAYOUT = (("n",), ("g", "ca"))  # [N, G*Ca, s...]
-B_LAYOUT = (("n",), ("g", "cb"))  # [N, G*Cb, b...]
-W_LAYOUT = (("g", "ca"), ("cb",))  # [G*Ca, Cb, k...]
 
 
 def make_operands(em: Emitter, conv: ConvBackward, A: Value, B: Value, W: Value) -> Operands:
@@ -77,27 +71,13 @@ def useful_macs(ops: Operands) -> Optional[int]:
 
 def bias_gradient(em: Emitter, dy: Value, acc_type: FloatType) -> Value:
     """grad_bias[f] = sum_{n, s...} dy[n, f, s...]"""
-    t = dy.type
-    assert isinstance(t, RankedTensorType)
-    rank = t.rank
-    out = em.zeros([em.dim(dy, 1)], acc_type)
-    maps = [AffineMap.identity(rank), AffineMap.from_exprs(rank, [d(1)])]
-    iterators = ["reduction", "parallel"] + ["reduction"] * (rank - 2)
-
-    def body(b: Builder, args: list[Value]) -> list[Value]:
-        x = args[0] if args[0].type == acc_type else b.value("arith.extf", [args[0]], acc_type)
-        return [b.value("arith.addf", [args[1], x], acc_type)]
-
-    return em.generic([dy], [out], maps, iterators, body)[0]
+    return em.reduce_sum(dy, [i for i in range(ranked(dy.type).rank) if i != 1], acc_type)
 
 
 def finish(em: Emitter, acc: Value, dtype: FloatType, like: object) -> Value:
     """Truncate the accumulator to dtype and cast it to the declared type."""
     value = em.convert_elements(acc, dtype)
     if isinstance(like, ValueTensorType) and like.shape is not None and like.dtype is not None:
-        target = builtin_tensor_type(like)
-        if value.type != target:
-            value = em.b.value("tensor.cast", [value], target)
         return em.from_builtin(value, like)
     return value
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Optional, Union
 
-from ..ir.affine import AffineMap
+from ..ir.affine import AffineMap, d
 from ..ir.attributes import (
     AffineMapAttr,
     ArrayAttr,
@@ -24,7 +24,7 @@ from ..ir.attributes import (
 )
 from ..ir.builder import Builder
 from ..ir.core import Block, Operation, Region, Value
-from ..ir.types import FloatType, RankedTensorType, Type, ValueTensorType, builtin_tensor_type, i32, i64, index
+from ..ir.types import FloatType, RankedTensorType, Type, ValueTensorType, builtin_tensor_type, i32, i64, index, ranked
 from ..ops import DYNAMIC_INDEX
 
 Ix = Union[int, Value]
@@ -269,6 +269,16 @@ class Emitter:
         op.properties = {"operandSegmentSizes": DenseArrayAttr(i32, (len(ins), len(outs)))}
         return [self._same_sizes(o, r) for o, r in zip(outs, op.results)]
 
+    def reduce_sum(self, src: Value, reduced: Sequence[int], acc_type: FloatType) -> Value:
+        """out[kept dims...] = sum over the `reduced` dims of src, in acc_type."""
+        rank = ranked(src.type).rank
+        kept = [i for i in range(rank) if i not in reduced]
+        shape = self.shape(src)
+        out = self.zeros([shape[i] for i in kept], acc_type)
+        maps = [AffineMap.identity(rank), AffineMap.from_exprs(rank, [d(i) for i in kept])]
+        iterators = ["reduction" if i in reduced else "parallel" for i in range(rank)]
+        return self.generic([src], [out], maps, iterators, lambda b, a: [add_extended(b, a[1], a[0], acc_type)])[0]
+
     def convert_elements(self, src: Value, element: Type) -> Value:
         """Elementwise arith.truncf / arith.extf of a tensor into a new one."""
         ty = src.type
@@ -290,8 +300,23 @@ class Emitter:
         assert isinstance(t, ValueTensorType)
         return self.b.value("torch_c.to_builtin_tensor", [v], builtin_tensor_type(t))
 
-    def from_builtin(self, v: Value, t: Type) -> Value:
+    def from_builtin(self, v: Value, t: ValueTensorType) -> Value:
+        """v as the torch tensor t, through a `tensor.cast` to t's builtin
+        type first when v's static shape differs."""
+        target = builtin_tensor_type(t)
+        if v.type != target:
+            v = self.b.value("tensor.cast", [v], target)
         return self.b.value("torch_c.from_builtin_tensor", [v], t)
+
+
+def extend(b: Builder, x: Value, t: Type) -> Value:
+    """x as t: `arith.extf` when x is narrower (f16/bf16 into f32)."""
+    return x if x.type == t else b.value("arith.extf", [x], t)
+
+
+def add_extended(b: Builder, acc: Value, x: Value, t: Type) -> Value:
+    """acc + x, with x extended to acc's type t first."""
+    return b.value("arith.addf", [acc, extend(b, x, t)], t)
 
 
 def _element(t: Type) -> Type:

@@ -55,7 +55,7 @@ from ..ir.builder import Builder
 from ..ir.core import Value
 from ..ir.types import FloatType, Type, ranked
 from ..passes import Pass
-from .emit import Emitter, Ix, ceildiv
+from .emit import Emitter, Ix, ceildiv, extend
 
 PEEL_WASTE = 0.05
 """A static dim is peeled when padding would waste more than this fraction
@@ -150,12 +150,18 @@ def _runs(n: int, valid) -> list[tuple[int, int, int, int]]:
 def tap_range(em: Emitter, r: Rel, k: int) -> Optional[tuple[int, Ix]]:
     """(first s, number of s) for which tap k lands in bounds:
     0 <= S*s + D*k - P < Nb and 0 <= s < Ns.  None if statically empty."""
-    lo = max(0, ceildiv(r.P - r.D * k, r.S))
     if isinstance(r.Ns, int) and isinstance(r.Nb, int):
-        hi = min(r.Ns - 1, (r.Nb - 1 + r.P - r.D * k) // r.S)
-        return (lo, hi - lo + 1) if hi >= lo else None
+        valid = _valid_s(r, k)
+        return (valid.start, len(valid)) if valid else None
+    lo = max(0, ceildiv(r.P - r.D * k, r.S))
     hi_ix = em.min(em.sub(r.Ns, 1), em.floordiv(em.add(r.Nb, r.P - r.D * k - 1), r.S))
     return lo, em.max(0, em.add(em.sub(hi_ix, lo), 1))
+
+
+def _extent(em: Emitter, r: Rel, ns: Ix, nk: Ix) -> Ix:
+    """How many positions b = S*s + D*k - P span for ns values of s and nk
+    of k: S*(ns - 1) + D*(nk - 1) + 1."""
+    return em.add(em.add(em.mul(em.sub(ns, 1), r.S), em.mul(em.sub(nk, 1), r.D)), 1)
 
 
 def _taps(em: Emitter, r: Rel) -> list[tuple[int, int, Ix, Span]]:
@@ -174,8 +180,8 @@ def gather_pieces(em: Emitter, r: Rel, strategy: str) -> list[Piece]:
     if strategy == "taps":  # one piece per tap; pieces overlap and accumulate
         return [Piece(Span(lo, n), 1, (Access(b, 1, 0), Access(Span(k, 1), 0, 1))) for k, lo, n, b in _taps(em, r)]
     if strategy == "padded":
-        size = em.add(em.add(em.mul(em.sub(r.Ns, 1), r.S), em.mul(em.sub(r.K, 1), r.D)), 1)
-        return [Piece(Span(0, r.Ns), r.K, (Access(Span(-r.P, size), r.S, r.D), Access(Span(0, r.K), 0, 1)))]
+        b = Access(Span(-r.P, _extent(em, r, r.Ns, r.K)), r.S, r.D)
+        return [Piece(Span(0, r.Ns), r.K, (b, Access(Span(0, r.K), 0, 1)))]
     assert isinstance(r.Ns, int) and isinstance(r.Nb, int)
     Nb = r.Nb
 
@@ -185,7 +191,7 @@ def gather_pieces(em: Emitter, r: Rel, strategy: str) -> list[Piece]:
     pieces = []
     for s0, s1, lo, hi in _runs(r.Ns, taps):
         ns, nk = s1 - s0, hi - lo + 1
-        b = Access(Span(r.S * s0 + r.D * lo - r.P, r.S * (ns - 1) + r.D * (nk - 1) + 1), r.S, r.D)
+        b = Access(Span(r.S * s0 + r.D * lo - r.P, _extent(em, r, ns, nk)), r.S, r.D)
         pieces.append(Piece(Span(s0, ns), nk, (b, Access(Span(lo, nk), 0, 1))))
     return pieces
 
@@ -208,12 +214,12 @@ def weight_pieces(em: Emitter, r: Rel, strategy: str) -> list[Piece]:
     if strategy == "taps":  # one piece per tap, each over its own s range
         return [Piece(Span(k, 1), n, (Access(Span(lo, n), 0, 1), Access(b, 0, 1))) for k, lo, n, b in _taps(em, r)]
     if strategy == "padded":
-        size = em.add(em.add(em.mul(em.sub(r.Ns, 1), r.S), em.mul(em.sub(r.K, 1), r.D)), 1)
-        return [Piece(Span(0, r.K), r.Ns, (Access(Span(0, r.Ns), 0, 1), Access(Span(-r.P, size), r.D, r.S)))]
+        b = Access(Span(-r.P, _extent(em, r, r.Ns, r.K)), r.D, r.S)
+        return [Piece(Span(0, r.K), r.Ns, (Access(Span(0, r.Ns), 0, 1), b))]
     pieces = []
     for k0, k1, lo, hi in _runs(r.k, lambda k: (_valid_s(r, k).start, _valid_s(r, k).stop - 1)):
         nk, ns = k1 - k0, hi - lo + 1
-        b = Access(Span(r.S * lo + r.D * k0 - r.P, r.S * (ns - 1) + r.D * (nk - 1) + 1), r.D, r.S)
+        b = Access(Span(r.S * lo + r.D * k0 - r.P, _extent(em, r, ns, nk)), r.D, r.S)
         pieces.append(Piece(Span(k0, nk), ns, (Access(Span(lo, ns), 0, 1), b)))
     return pieces
 
@@ -330,6 +336,10 @@ class KernelStats:
 Layout = tuple[tuple[str, ...], ...]
 """The roles in each leading (non-spatial) dim of a tensor, e.g. grad_output
 of a grouped convolution is ((n,), (g, ca)): [N, G*Ca, spatial...]."""
+
+A_LAYOUT: Layout = (("n",), ("g", "ca"))  # [N, G*Ca, s...]
+B_LAYOUT: Layout = (("n",), ("g", "cb"))  # [N, G*Cb, b...]
+W_LAYOUT: Layout = (("g", "ca"), ("cb",))  # [G*Ca, Cb, k...]
 
 
 def _present(roles: dict[str, Ix]) -> set[str]:
@@ -475,8 +485,8 @@ def emit_kernel(
             for piece in per_dim[i]:
                 span = piece.ins[j].span
                 end = em.add(span.offset, em.mul(em.sub(span.size, 1), span.stride))
-                lo = _max0(em, lo, em.sub(0, span.offset))
-                hi = _max0(em, hi, em.sub(em.add(end, 1), size))
+                lo = em.max(lo, em.sub(0, span.offset))
+                hi = em.max(hi, em.sub(em.add(end, 1), size))
             low.append(lo)
             high.append(hi)
         padded.append(em.pad(value, low, high))
@@ -628,19 +638,9 @@ def _int(x: Ix) -> int:
     return x
 
 
-def _max0(em: Emitter, current: Ix, candidate: Ix) -> Ix:
-    if isinstance(candidate, int):
-        return max(current, candidate) if isinstance(current, int) else em.max(current, candidate)
-    return em.max(current, candidate)
-
-
 def multiply_add(b: Builder, x: Value, y: Value, acc: Value, acc_type: Type) -> Value:
     """acc + x * y, with x and y extended to the accumulator type first."""
-    if x.type != acc_type:
-        x = b.value("arith.extf", [x], acc_type)
-    if y.type != acc_type:
-        y = b.value("arith.extf", [y], acc_type)
-    product = b.value("arith.mulf", [x, y], acc_type)
+    product = b.value("arith.mulf", [extend(b, x, acc_type), extend(b, y, acc_type)], acc_type)
     return b.value("arith.addf", [acc, product], acc_type)
 
 

@@ -25,15 +25,11 @@ from ..ir.affine import AffineMap, d
 from ..ir.attributes import DenseArrayAttr
 from ..ir.builder import Builder
 from ..ir.core import Operation, Value
-from ..ir.types import FloatType, RankedTensorType, ValueTensorType, builtin_tensor_type, i64, ranked
+from ..ir.types import FloatType, RankedTensorType, ValueTensorType, i64, ranked
 from ..passes import PassContext
 from .conv_spec import constant_bool, constant_int, constant_list, invalid, is_none, read_conv, unsupported
-from .emit import Emitter, Ix
-from .kernels import KernelPass, KernelStats, Rel, accumulator_type, emit_kernel
-
-A_LAYOUT = (("n",), ("g", "ca"))
-B_LAYOUT = (("n",), ("g", "cb"))
-W_LAYOUT = (("g", "ca"), ("cb",))
+from .emit import Emitter, Ix, add_extended
+from .kernels import A_LAYOUT, B_LAYOUT, W_LAYOUT, KernelPass, KernelStats, Rel, accumulator_type, emit_kernel
 
 
 def _emitter(op: Operation) -> Emitter:
@@ -57,9 +53,6 @@ def _result(em: Emitter, op: Operation, value: Value, result: Optional[Value] = 
     result = result if result is not None else op.results[0]
     t = result.type
     assert isinstance(t, ValueTensorType)
-    target = builtin_tensor_type(t)
-    if value.type != target:
-        value = em.b.value("tensor.cast", [value], target)
     result.replace_all_uses_with(em.from_builtin(value, t))
 
 
@@ -152,12 +145,7 @@ def _add_bias(em: Emitter, acc: Value, bias: Value, acc_type: FloatType) -> Valu
     """acc[n, f, s...] += bias[f]"""
     rank = ranked(acc.type).rank
     maps = [AffineMap.from_exprs(rank, [d(1)]), AffineMap.identity(rank)]
-
-    def body(b: Builder, args: list[Value]) -> list[Value]:
-        v = args[0] if args[0].type == acc_type else b.value("arith.extf", [args[0]], acc_type)
-        return [b.value("arith.addf", [args[1], v], acc_type)]
-
-    return em.generic([bias], [acc], maps, ["parallel"] * rank, body)[0]
+    return em.generic([bias], [acc], maps, ["parallel"] * rank, lambda b, a: [add_extended(b, a[1], a[0], acc_type)])[0]
 
 
 # --- shape ops and sums ------------------------------------------------------------------------
@@ -247,17 +235,7 @@ def lower_sum(op: Operation, **_: object) -> None:
     rank = t.rank
     reduced = sorted({x % rank for x in dims}) if dims else list(range(rank))
     kept = [i for i in range(rank) if i not in reduced]
-    acc_type = accumulator_type(t.element_type)
-    shape = em.shape(src)
-    out = em.zeros([shape[i] for i in kept], acc_type)
-    maps = [AffineMap.identity(rank), AffineMap.from_exprs(rank, [d(i) for i in kept])]
-    iterators = ["reduction" if i in reduced else "parallel" for i in range(rank)]
-
-    def body(b: Builder, args: list[Value]) -> list[Value]:
-        v = args[0] if args[0].type == acc_type else b.value("arith.extf", [args[0]], acc_type)
-        return [b.value("arith.addf", [args[1], v], acc_type)]
-
-    result = em.convert_elements(em.generic([src], [out], maps, iterators, body)[0], t.element_type)
+    result = em.convert_elements(em.reduce_sum(src, reduced, accumulator_type(t.element_type)), t.element_type)
     if keepdim and kept:  # give the reduced dims back as size-1 dims
         groups: list[list[int]] = []
         pending: list[int] = []
@@ -267,6 +245,7 @@ def lower_sum(op: Operation, **_: object) -> None:
                 groups.append(pending)
                 pending = []
         groups[-1] += pending
+        shape = em.shape(src)
         result = em.expand(result, groups, [1 if i in reduced else shape[i] for i in range(rank)])
     _result(em, op, result)
     op.erase()
