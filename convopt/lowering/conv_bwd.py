@@ -29,7 +29,7 @@ from ..ir.builder import Builder
 from ..ir.core import Operation, Value
 from ..ir.types import FloatType, ValueTensorType, ranked
 from ..passes import PassContext
-from .conv_spec import CONV_BWD, ConvBackward, read_conv_backward
+from .conv_spec import CONV_BWD, ConvBackward, read_conv_backward, wanted_results
 from .emit import Emitter, Ix
 from .kernels import A_LAYOUT, B_LAYOUT, W_LAYOUT, KernelPass, KernelStats, Rel, accumulator_type, emit_kernel
 
@@ -92,7 +92,7 @@ def lower_conv_backward(op: Operation, peel: str = "auto", stats: Optional[list[
     x, w, dy = em.to_builtin(cb.input), em.to_builtin(cb.weight), em.to_builtin(cb.grad_output)
     A, B = (x, dy) if spec.transposed else (dy, x)
     ops = make_operands(em, cb, A, B, w)
-    wanted = [cb.mask[i] or (op.results[i].has_uses() and isinstance(op.results[i].type, ValueTensorType)) for i in range(3)]
+    wanted = wanted_results(op, cb)
     values: list[Optional[Value]] = [None, None, None]
     useful = useful_macs(ops)
     report = []

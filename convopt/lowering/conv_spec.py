@@ -174,13 +174,28 @@ def read_conv(
     return ConvSpec(nd, s, p, d, op_pad, transposed, groups, kernel, in_channels, out_channels, dtype)
 
 
+def conv_output_size(n: int, k: int, s: int, p: int, d: int, transposed: bool, output_padding: int = 0) -> int:
+    """PyTorch's output size of a convolution along one dim of input size n:
+
+        regular:    (n + 2*p - d*(k - 1) - 1) // s + 1
+        transposed: (n - 1)*s - 2*p + d*(k - 1) + output_padding + 1
+    """
+    if transposed:
+        return (n - 1) * s - 2 * p + d * (k - 1) + output_padding + 1
+    return (n + 2 * p - d * (k - 1) - 1) // s + 1
+
+
 def output_size(spec: ConvSpec, i: int, in_size: int) -> int:
     """The forward output size along spatial dim i for input size in_size."""
-    s, p, d, k = spec.stride[i], spec.padding[i], spec.dilation[i], spec.kernel[i]
+    k = spec.kernel[i]
     assert k is not None
-    if spec.transposed:
-        return (in_size - 1) * s - 2 * p + d * (k - 1) + spec.output_padding[i] + 1
-    return (in_size + 2 * p - d * (k - 1) - 1) // s + 1
+    return conv_output_size(in_size, k, spec.stride[i], spec.padding[i], spec.dilation[i], spec.transposed, spec.output_padding[i])
+
+
+def wanted_results(op: Operation, cb: ConvBackward) -> list[bool]:
+    """Which of op's three results to compute: those output_mask asks for,
+    and unrequested ones that are still used as tensors."""
+    return [cb.mask[i] or (op.results[i].has_uses() and isinstance(op.results[i].type, ValueTensorType)) for i in range(3)]
 
 
 def check_output_shape(op: Operation, spec: ConvSpec, x: ValueTensorType, y: ValueTensorType, what: str) -> None:

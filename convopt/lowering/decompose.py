@@ -36,7 +36,7 @@ from ..ir.core import Operation, Value
 from ..ir.types import ValueTensorType, vtensor
 from ..passes import PassContext
 from .conv_bwd import replace_results
-from .conv_spec import CONV_BWD, read_conv_backward
+from .conv_spec import CONV_BWD, conv_output_size, read_conv_backward, wanted_results
 from .kernels import KernelPass
 from .legality import TARGETS, describe, target_rejects
 from .torch_emit import TorchEmitter
@@ -53,7 +53,7 @@ def decompose(op: Operation) -> list[Operation]:
     x_shape = vtensor(x.type).shape or ()
     dy_shape = vtensor(dy.type).shape or ()
     kernel = cb.kernel
-    wanted = [cb.mask[i] or (op.results[i].has_uses() and isinstance(op.results[i].type, ValueTensorType)) for i in range(3)]
+    wanted = wanted_results(op, cb)
     values: list[Optional[Value]] = [None, None, None]
     if wanted[0]:
         if not spec.transposed:
@@ -65,8 +65,7 @@ def decompose(op: Operation) -> list[Operation]:
                     out_pad.append(spec.stride[i] - 1)  # the largest; sliced below
                     dynamic_dims.append(i)
                 else:
-                    minimal = (ns - 1) * spec.stride[i] - 2 * spec.padding[i] + spec.dilation[i] * (kernel[i] - 1) + 1
-                    out_pad.append(nb - minimal)
+                    out_pad.append(nb - conv_output_size(ns, kernel[i], spec.stride[i], spec.padding[i], spec.dilation[i], True))
             gi = t.convolution(dy, w, spec.stride, spec.padding, spec.dilation, True, out_pad, G)
             for i in dynamic_dims:
                 gi = t.slice(gi, 2 + i, 0, t.size(x, 2 + i))

@@ -20,6 +20,7 @@ from ..ir.types import (
     i1,
     i64,
 )
+from .conv_spec import conv_output_size
 
 IntLike = Union[int, Value]  # a Python int, or a !torch.int value
 
@@ -136,10 +137,8 @@ class TorchEmitter:
             n, k = xs[2 + i], ws[2 + i]
             if n is None or k is None:
                 spatial.append(None)
-            elif transposed:
-                spatial.append((n - 1) * stride[i] - 2 * padding[i] + dilation[i] * (k - 1) + output_padding[i] + 1)
             else:
-                spatial.append((n + 2 * padding[i] - dilation[i] * (k - 1) - 1) // stride[i] + 1)
+                spatial.append(conv_output_size(n, k, stride[i], padding[i], dilation[i], transposed, output_padding[i]))
         operands = [
             x,
             w,
