@@ -4,6 +4,7 @@ is written in, which ops are terminators, which are free of side effects.
 
 from __future__ import annotations
 
+from .ir.core import Operation
 from .ir.types import TORCH_BOOL, TORCH_DEVICE, TORCH_FLOAT, TORCH_INT, TORCH_NONE, TORCH_STR, Type
 
 DYNAMIC_INDEX = -(2**63)
@@ -39,6 +40,14 @@ TORCH_CONSTANT_TYPES: dict[str, Type] = {
 
 _PURE_PREFIXES = ("arith.", "math.", "tensor.", "linalg.", "torch.constant.", "torch_c.")
 _PURE_NAMES = frozenset({"torch.prim.ListConstruct", "torch.vtensor.literal", "torch.aten.size.int", "torch.tensor_static_info_cast"})
+
+
+def has_extra_properties(op: Operation) -> bool:
+    """Properties other than operandSegmentSizes (read from a generic form
+    `<{...}>`): convopt keeps the inherent attributes of the ops it models in
+    the attribute dictionary, so its custom printers and verifiers do not
+    know them."""
+    return bool(op.properties) and any(k != "operandSegmentSizes" for k in op.properties)  # type: ignore[union-attr]
 
 
 def is_pure(name: str) -> bool:

@@ -18,7 +18,7 @@ from .ir.affine import AffineDim, AffineExpr, AffineMap
 from .ir.attributes import AffineMapAttr, ArrayAttr, DenseArrayAttr, DenseAttr, DenseResourceAttr, FloatAttr, IntegerAttr, StringAttr, TypeAttr
 from .ir.core import Operation, Value
 from .ir.types import FunctionType, IndexType, RankedTensorType, Type, ValueTensorType, builtin_tensor_type
-from .ops import CAST_OPS, DYNAMIC_INDEX, SAME_TYPE_OPS
+from .ops import CAST_OPS, DYNAMIC_INDEX, SAME_TYPE_OPS, has_extra_properties
 
 ISOLATED = frozenset({"func.func", "builtin.module"})
 
@@ -41,8 +41,7 @@ def _verify_op(op: Operation, visible: set[int]) -> None:
     defined before op in the enclosing regions (not copied: regions add their
     values and take them out again)."""
     check = VERIFIERS.get(op.name)
-    if check is not None and op.properties and any(k != "operandSegmentSizes" for k in op.properties):
-        # convopt keeps the inherent attributes of the ops it models in the attribute dictionary
+    if check is not None and has_extra_properties(op):
         raise _fail(op, "unsupported: generic form with properties '<{...}>'; write this op in its custom form")
     if check is not None:
         check(op)

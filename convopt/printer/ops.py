@@ -28,6 +28,7 @@ from ..ops import (
     LINALG_TRAILING_ATTRS,
     SAME_TYPE_OPS,
     TERMINATOR_OPS,
+    has_extra_properties,
 )
 from .names import is_structured
 
@@ -39,18 +40,12 @@ OpPrinter = Callable[["Printer", Operation], str]
 
 def print_op(p: Printer, op: Operation) -> str:
     printer = _printer_for(op)
-    if printer is not None and not _extra_properties(op):
+    if printer is not None and not has_extra_properties(op):
         try:
             return printer(p, op)
         except (IndexError, KeyError, AttributeError, TypeError, AssertionError):
             pass  # malformed for its custom form: print it generically
     return print_generic(p, op)
-
-
-def _extra_properties(op: Operation) -> bool:
-    """Properties other than operandSegmentSizes (read from a generic form):
-    the custom printers do not print them, so such an op stays generic."""
-    return bool(op.properties) and any(k != "operandSegmentSizes" for k in op.properties)  # type: ignore[union-attr]
 
 
 def _printer_for(op: Operation):
