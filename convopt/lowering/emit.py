@@ -309,6 +309,21 @@ class Emitter:
         return self.b.value("torch_c.from_builtin_tensor", [v], t)
 
 
+def unit_groups(keep: Sequence[bool]) -> tuple[list[list[int]], list[int]]:
+    """Reassociation groups that fold the dims whose `keep` is False (unit
+    dims) into a kept neighbour: each group ends at a kept dim and holds the
+    unit dims just before it.  Returns the groups and the unit dims after the
+    last kept one, for the caller to place."""
+    groups: list[list[int]] = []
+    pending: list[int] = []
+    for i, k in enumerate(keep):
+        pending.append(i)
+        if k:
+            groups.append(pending)
+            pending = []
+    return groups, pending
+
+
 def extend(b: Builder, x: Value, t: Type) -> Value:
     """x as t: `arith.extf` when x is narrower (f16/bf16 into f32)."""
     return x if x.type == t else b.value("arith.extf", [x], t)

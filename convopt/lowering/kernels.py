@@ -55,7 +55,7 @@ from ..ir.builder import Builder
 from ..ir.core import Value
 from ..ir.types import FloatType, Type, ranked
 from ..passes import Pass
-from .emit import Emitter, Ix, ceildiv, extend
+from .emit import Emitter, Ix, ceildiv, extend, unit_groups
 
 PEEL_WASTE = 0.05
 """A static dim is peeled when padding would waste more than this fraction
@@ -347,26 +347,27 @@ def _present(roles: dict[str, Ix]) -> set[str]:
     return {r for r, size in roles.items() if size != 1}
 
 
+def _fold_units(keep: list[bool], rank: int) -> tuple[list[list[int]], list[list[int]]]:
+    """Reassociation of a [lead..., spatial...] tensor of this rank that folds
+    the lead dims whose `keep` is False into a neighbour: the kept lead dim
+    after them, else the last kept one, else the first spatial dim.  Returns
+    (lead groups, spatial groups)."""
+    groups, trailing = unit_groups(keep)
+    spatial = [[i] for i in range(len(keep), rank)]
+    if trailing:
+        if groups:
+            groups[-1] += trailing
+        else:
+            spatial[0] = trailing + spatial[0]
+    return groups, spatial
+
+
 def to_roles(em: Emitter, v: Value, layout: Layout, roles: dict[str, Ix]) -> Value:
     """Reshape v from `layout` to one dim per present role (unit roles
     dropped, grouped roles split), spatial dims unchanged."""
     present = _present(roles)
-    rank = ranked(v.type).rank
-    lead = len(layout)
     # Merge dims that hold no present role into a neighbour (collapse).
-    groups: list[list[int]] = []
-    pending: list[int] = []
-    for i, names in enumerate(layout):
-        pending.append(i)
-        if any(r in present for r in names):
-            groups.append(pending)
-            pending = []
-    spatial = [[i] for i in range(lead, rank)]
-    if pending:
-        if groups:
-            groups[-1] += pending
-        else:
-            spatial[0] = pending + spatial[0]
+    groups, spatial = _fold_units([any(r in present for r in names) for names in layout], ranked(v.type).rank)
     merged = [[r for i in g for r in layout[i] if r in present] for g in groups]
     if any(len(g) > 1 for g in groups) or (spatial and len(spatial[0]) > 1):
         v = em.collapse(v, groups + spatial)
@@ -399,25 +400,10 @@ def from_roles(em: Emitter, v: Value, layout: Layout, roles: dict[str, Ix]) -> V
         v = em.collapse(v, groups + [[k + i] for i in range(n_spatial)])
     if any(not p for p in per_dim):
         sizes = em.shape(v)
-        shape: list[Ix] = []
-        reassoc: list[list[int]] = []
-        pending: list[int] = []
-        src = 0
-        for i, p in enumerate(per_dim):
-            shape.append(1 if not p else sizes[src])
-            pending.append(i)
-            if p:
-                reassoc.append(pending)
-                pending = []
-                src += 1
-        lead = len(layout)
-        spatial = [[lead + i] for i in range(n_spatial)]
-        if pending:
-            if reassoc:
-                reassoc[-1] += pending
-            else:
-                spatial[0] = pending + spatial[0]
-        v = em.expand(v, reassoc + spatial, shape + sizes[src:])
+        kept = iter(sizes)
+        shape: list[Ix] = [next(kept) if p else 1 for p in per_dim]
+        reassoc, spatial = _fold_units([bool(p) for p in per_dim], len(layout) + n_spatial)
+        v = em.expand(v, reassoc + spatial, shape + list(kept))
     return v
 
 

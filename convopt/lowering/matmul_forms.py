@@ -26,7 +26,7 @@ from ..ir.affine import AffineExpr, AffineMap, d
 from ..ir.attributes import DenseArrayAttr
 from ..ir.core import Value
 from ..ir.types import FloatType, i64, ranked
-from .emit import Emitter, Ix
+from .emit import Emitter, Ix, unit_groups
 
 
 def _named(roles: Sequence[str], nd: int, spatial: str) -> list[str]:
@@ -51,22 +51,10 @@ def as_matrix(em: Emitter, v: Value, groups: Sequence[Sequence[int]]) -> Value:
         v = em.collapse(v, nonempty) if nonempty else v
     if len(nonempty) == len(groups):
         return v
-    shape = em.shape(v)
-    reassoc: list[list[int]] = []
-    sizes: list[Ix] = []
-    src = 0
-    pending: list[int] = []
-    for i, g in enumerate(groups):
-        pending.append(i)
-        if g:
-            reassoc.append(pending)
-            pending = []
-            sizes.append(shape[src])
-            src += 1
-        else:
-            sizes.append(1)
-    if pending:
-        reassoc[-1] += pending
+    shape = iter(em.shape(v))
+    sizes: list[Ix] = [next(shape) if g else 1 for g in groups]
+    reassoc, trailing = unit_groups([bool(g) for g in groups])
+    reassoc[-1] += trailing
     return em.expand(v, reassoc, sizes)
 
 
@@ -187,15 +175,8 @@ def emit_matmul_kernel(em: Emitter, kind: str, ins: tuple[Value, Value], in_role
         the part's named dims of `order`, dropping the empty parts."""
         present = [[n for n in part if n in order] for part in parts]
         if any(not p for p in present):  # merge unit dims of empty parts into a neighbour
-            merged: list[list[int]] = []
-            pending: list[int] = []
-            for i, p in enumerate(present):
-                pending.append(i)
-                if p:
-                    merged.append(pending)
-                    pending = []
-            if pending:
-                merged[-1] += pending
+            merged, trailing = unit_groups([bool(p) for p in present])
+            merged[-1] += trailing
             v = em.collapse(v, merged)
             present = [p for p in present if p]
         if all(len(p) == 1 for p in present):

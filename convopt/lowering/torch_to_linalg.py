@@ -28,7 +28,7 @@ from ..ir.core import Operation, Value
 from ..ir.types import FloatType, RankedTensorType, ValueTensorType, i64, ranked
 from ..passes import PassContext
 from .conv_spec import constant_bool, constant_int, constant_list, invalid, is_none, read_conv, unsupported
-from .emit import Emitter, Ix, add_extended
+from .emit import Emitter, Ix, add_extended, unit_groups
 from .kernels import A_LAYOUT, B_LAYOUT, W_LAYOUT, KernelPass, KernelStats, Rel, accumulator_type, emit_kernel
 
 
@@ -237,14 +237,8 @@ def lower_sum(op: Operation, **_: object) -> None:
     kept = [i for i in range(rank) if i not in reduced]
     result = em.convert_elements(em.reduce_sum(src, reduced, accumulator_type(t.element_type)), t.element_type)
     if keepdim and kept:  # give the reduced dims back as size-1 dims
-        groups: list[list[int]] = []
-        pending: list[int] = []
-        for i in range(rank):
-            pending.append(i)
-            if i not in reduced:
-                groups.append(pending)
-                pending = []
-        groups[-1] += pending
+        groups, trailing = unit_groups([i not in reduced for i in range(rank)])
+        groups[-1] += trailing
         shape = em.shape(src)
         result = em.expand(result, groups, [1 if i in reduced else shape[i] for i in range(rank)])
     _result(em, op, result)
