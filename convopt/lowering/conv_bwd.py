@@ -43,26 +43,43 @@ class Operands:
     B: Value  # other side: input (regular) / grad_output (transposed)
     W: Value
     batch: Ix
+    channels: tuple[Ix, Ix]  # (Ca, Cb), see ConvSpec.group_channels
+    kernel: list[Ix]
     rels: list[Rel]
 
     def roles(self) -> dict[str, Ix]:
-        ca, cb = self.conv.channels
+        ca, cb = self.channels
         return {"n": self.batch, "g": self.conv.spec.groups, "ca": ca, "cb": cb}
 
 
 def make_operands(em: Emitter, conv: ConvBackward, A: Value, B: Value, W: Value) -> Operands:
+    """A [N, G*Ca, s...], B [N, G*Cb, b...], W [G*Ca, Cb, k...].  A size
+    that one operand has static and another dynamic is made static in both
+    (tensor.cast), so that the role reshapes see one size; what stays
+    dynamic is read with tensor.dim."""
     spec = conv.spec
+    G = spec.groups
+    known = [s for s in (ranked(A.type).shape[0], ranked(B.type).shape[0]) if s is not None]
+    ca, cb = spec.group_channels()
+    times = lambda c: c * G if c is not None else None  # noqa: E731
+    A = em.refine(A, [known[0] if known else None, times(ca)])
+    B = em.refine(B, [known[0] if known else None, times(cb)])
+    W = em.refine(W, [times(ca), cb])
     static_batch = [s for s in (em.dim(A, 0), em.dim(B, 0)) if isinstance(s, int)]
     batch: Ix = static_batch[0] if static_batch else em.dim(A, 0)
-    rels = [Rel(spec.stride[i], spec.dilation[i], spec.padding[i], conv.kernel[i], em.dim(A, 2 + i), em.dim(B, 2 + i)) for i in spec.spatial]
-    return Operands(conv, A, B, W, batch, rels)
+    channels: tuple[Ix, Ix] = (ca if ca is not None else em.floordiv(em.dim(W, 0), G), cb if cb is not None else em.dim(W, 1))
+    kernel: list[Ix] = [em.dim(W, 2 + i) for i in spec.spatial]
+    rels = [Rel(spec.stride[i], spec.dilation[i], spec.padding[i], kernel[i], em.dim(A, 2 + i), em.dim(B, 2 + i)) for i in spec.spatial]
+    return Operands(conv, A, B, W, batch, channels, kernel, rels)
 
 
 def useful_macs(ops: Operands) -> Optional[int]:
     """Multiply-adds whose operands are both in bounds (static shapes)."""
     if not all(r.static for r in ops.rels) or not isinstance(ops.batch, int):
         return None
-    ca, cb = ops.conv.channels
+    ca, cb = ops.channels
+    if not isinstance(ca, int) or not isinstance(cb, int):
+        return None
     total = ops.batch * ops.conv.spec.groups * ca * cb
     for r in ops.rels:
         total *= r.useful()
@@ -92,6 +109,7 @@ def lower_conv_backward(op: Operation, peel: str = "auto", stats: Optional[list[
     x, w, dy = em.to_builtin(cb.input), em.to_builtin(cb.weight), em.to_builtin(cb.grad_output)
     A, B = (x, dy) if spec.transposed else (dy, x)
     ops = make_operands(em, cb, A, B, w)
+    A, B, w = ops.A, ops.B, ops.W
     wanted = wanted_results(op, cb)
     values: list[Optional[Value]] = [None, None, None]
     useful = useful_macs(ops)
@@ -106,7 +124,7 @@ def lower_conv_backward(op: Operation, peel: str = "auto", stats: Optional[list[
         report.append(("grad_input", kstats))
     if wanted[1]:
         kstats = KernelStats()
-        acc = emit_kernel(em, "weight", (A, B), (A_LAYOUT, B_LAYOUT), W_LAYOUT, ops.rels, ops.roles(), list(cb.kernel), acc_type, peel, stats=kstats, form=form)
+        acc = emit_kernel(em, "weight", (A, B), (A_LAYOUT, B_LAYOUT), W_LAYOUT, ops.rels, ops.roles(), ops.kernel, acc_type, peel, stats=kstats, form=form)
         values[1] = finish(em, acc, spec.dtype, op.results[1].type)
         report.append(("grad_weight", kstats))
     if wanted[2]:

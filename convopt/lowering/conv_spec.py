@@ -8,7 +8,7 @@ lowering never meets a configuration it cannot handle.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from ..diagnostics import ConvoptError, Diagnostic, position_of
@@ -119,11 +119,12 @@ def _int_list(op: Operation, v: Value, name: str, rank: int) -> tuple[int, ...]:
 
 def read_conv(
     op: Operation, x: Value, w: Value, stride: Value, padding: Value, dilation: Value, transposed_v: Value, output_padding: Value, groups_v: Value,
-    dynamic_weight: bool = False,
 ) -> ConvSpec:
-    """Shared reading of the convolution parameters of both ops.  A dynamic
-    weight shape is accepted for aten.convolution (dynamic_weight) only:
-    the decomposition's grad_weight convolution has grad_output as weight."""
+    """Shared reading of the convolution parameters of both ops.  Any size
+    may be dynamic (`?`, the weight's kernel and channels too); stride,
+    padding, dilation, output_padding, groups and `transposed` must be
+    constants.  A channel count the weight leaves dynamic is taken from the
+    input where that is static."""
     xt = _shaped(op, x, "the input")
     wt = _shaped(op, w, "the weight")
     dtype = _dtype(op, xt)
@@ -134,8 +135,6 @@ def read_conv(
         raise unsupported(op, f"tensors of rank {nd + 2} (1, 2 or 3 spatial dims, ranks 3-5, are supported)")
     if len(wt.shape) != nd + 2:  # type: ignore[arg-type]
         raise invalid(op, f"expects input and weight of the same rank, got {nd + 2} and {len(wt.shape)}")  # type: ignore[arg-type]
-    if not dynamic_weight and any(d is None for d in wt.shape):  # type: ignore[union-attr]
-        raise unsupported(op, f"dynamic weight shape '{wt}' (kernel and channel sizes must be static)")
     transposed = constant_bool(transposed_v)
     if transposed is None:
         raise unsupported(op, "non-constant 'transposed' flag")
@@ -164,11 +163,13 @@ def read_conv(
         in_channels, out_channels = times(w_shape[1]), w_shape[0]
         if any(op_pad):
             raise invalid(op, "expects zero output_padding for a non-transposed convolution (PyTorch rejects it)")
-    if (in_channels or 0) % groups or (out_channels or 0) % groups:
-        raise invalid(op, f"expects groups ({groups}) to divide the input ({in_channels}) and output ({out_channels}) channels")
     x_channels = xt.shape[1]  # type: ignore[index]
     if x_channels is not None and in_channels is not None and x_channels != in_channels:
         raise invalid(op, f"expects the input to have {in_channels} channels (weight {list(w_shape)}, groups {groups}), got {x_channels}")
+    if in_channels is None:
+        in_channels = x_channels
+    if (in_channels or 0) % groups or (out_channels or 0) % groups:
+        raise invalid(op, f"expects groups ({groups}) to divide the input ({in_channels}) and output ({out_channels}) channels")
     if any(k is not None and k < 1 for k in kernel):
         raise invalid(op, "expects a non-empty kernel")
     return ConvSpec(nd, s, p, d, op_pad, transposed, groups, kernel, in_channels, out_channels, dtype)
@@ -203,7 +204,7 @@ def check_output_shape(op: Operation, spec: ConvSpec, x: ValueTensorType, y: Val
     assert x.shape is not None and y.shape is not None
     if len(y.shape) != spec.rank + 2:
         raise invalid(op, f"expects {what} of rank {spec.rank + 2}, got '{y}'")
-    if y.shape[1] is not None and y.shape[1] != spec.out_channels:
+    if y.shape[1] is not None and spec.out_channels is not None and y.shape[1] != spec.out_channels:
         raise invalid(op, f"expects {what} to have {spec.out_channels} channels, got {y.shape[1]}")
     if x.shape[0] is not None and y.shape[0] is not None and x.shape[0] != y.shape[0]:
         raise invalid(op, f"expects {what} and the input to have the same batch size, got {y.shape[0]} and {x.shape[0]}")
@@ -220,25 +221,13 @@ def check_output_shape(op: Operation, spec: ConvSpec, x: ValueTensorType, y: Val
 
 @dataclass(frozen=True)
 class ConvBackward:
-    """A validated convolution_backward: operands, spec, which results.  Its
-    weight shape is static (checked), so kernel and channels are ints."""
+    """A validated convolution_backward: operands, spec, which results."""
 
     spec: ConvSpec
     grad_output: Value
     input: Value
     weight: Value
     mask: tuple[bool, bool, bool]
-
-    @property
-    def kernel(self) -> tuple[int, ...]:
-        return tuple(k for k in self.spec.kernel if k is not None)
-
-    @property
-    def channels(self) -> tuple[int, int]:
-        """(Ca, Cb), see ConvSpec.group_channels."""
-        a, b = self.spec.group_channels()
-        assert a is not None and b is not None
-        return a, b
 
 
 def read_conv_backward(op: Operation) -> ConvBackward:
@@ -250,6 +239,10 @@ def read_conv_backward(op: Operation) -> ConvBackward:
     if got.dtype != spec.dtype:
         raise invalid(op, f"expects grad_output of element type {spec.dtype}, got {got.dtype}")
     check_output_shape(op, spec, _shaped(op, x, "the input"), got, "grad_output")
+    if spec.out_channels is None and got.shape[1] is not None:  # type: ignore[index]
+        if got.shape[1] % spec.groups:  # type: ignore[index]
+            raise invalid(op, f"expects groups ({spec.groups}) to divide the grad_output channels ({got.shape[1]})")  # type: ignore[index]
+        spec = replace(spec, out_channels=got.shape[1])  # type: ignore[index]
     mask = constant_list(mask_v, constant_bool)
     if mask is None or len(mask) != 3:
         raise unsupported(op, "non-constant output_mask (expected a list of three torch.constant.bool)")

@@ -52,7 +52,7 @@ def decompose(op: Operation) -> list[Operation]:
     nd, G = spec.rank, spec.groups
     x_shape = vtensor(x.type).shape or ()
     dy_shape = vtensor(dy.type).shape or ()
-    kernel = cb.kernel
+    kernel = spec.kernel
     wanted = wanted_results(op, cb)
     values: list[Optional[Value]] = [None, None, None]
     if wanted[0]:
@@ -60,12 +60,12 @@ def decompose(op: Operation) -> list[Operation]:
             out_pad = []
             dynamic_dims = []
             for i in spec.spatial:
-                ns, nb = dy_shape[2 + i], x_shape[2 + i]
-                if ns is None or nb is None:
+                ns, nb, k = dy_shape[2 + i], x_shape[2 + i], kernel[i]
+                if ns is None or nb is None or k is None:
                     out_pad.append(spec.stride[i] - 1)  # the largest; sliced below
                     dynamic_dims.append(i)
                 else:
-                    out_pad.append(nb - conv_output_size(ns, kernel[i], spec.stride[i], spec.padding[i], spec.dilation[i], True))
+                    out_pad.append(nb - conv_output_size(ns, k, spec.stride[i], spec.padding[i], spec.dilation[i], True))
             gi = t.convolution(dy, w, spec.stride, spec.padding, spec.dilation, True, out_pad, G)
             for i in dynamic_dims:
                 gi = t.slice(gi, 2 + i, 0, t.size(x, 2 + i))
@@ -76,7 +76,7 @@ def decompose(op: Operation) -> list[Operation]:
         values[0] = gi
     if wanted[1]:
         A, B = (x, dy) if spec.transposed else (dy, x)
-        ca, cb_ = cb.channels
+        ca, cb_ = (c if c is not None else -1 for c in spec.group_channels())  # -1: unflatten infers it
         if G == 1:
             b2 = t.permute(B, [1, 0, *range(2, 2 + nd)])  # [Cb, N, b...]
             a2 = t.permute(A, [1, 0, *range(2, 2 + nd)])  # [Ca, N, s...]
@@ -86,7 +86,7 @@ def decompose(op: Operation) -> list[Operation]:
             a2 = t.flatten(t.permute(t.unflatten(A, 1, [G, ca]), [1, 2, 0, *spatial]), 0, 1)  # [G*Ca, N, s...]
         r = t.convolution(b2, a2, spec.dilation, spec.padding, spec.stride, False, [0] * nd, G)  # [Cb, G*Ca, k'...]
         for i in spec.spatial:
-            r = t.slice(r, 2 + i, 0, kernel[i])
+            r = t.slice(r, 2 + i, 0, t.size(w, 2 + i))
         values[1] = t.permute(r, [1, 0, *range(2, 2 + nd)])
     if wanted[2]:
         values[2] = t.sum(dy, [0, *range(2, 2 + nd)])

@@ -146,6 +146,18 @@ class Emitter:
         assert isinstance(ty, RankedTensorType)
         return [self.dim(t, i) for i in range(ty.rank)]
 
+    def refine(self, t: Value, sizes: Sequence[Optional[int]]) -> Value:
+        """t with the leading dims whose size is given (not None) made static
+        by a `tensor.cast` (no-op when t already has them)."""
+        ty = ranked(t.type)
+        shape = list(ty.shape)
+        for i, size in enumerate(sizes):
+            if size is not None and shape[i] is None:
+                shape[i] = size
+        if shape == list(ty.shape):
+            return t
+        return self.b.value("tensor.cast", [t], RankedTensorType(tuple(shape), ty.element_type))
+
     @staticmethod
     def tensor_type(shape: Sequence[Ix], element: Type) -> RankedTensorType:
         return RankedTensorType(tuple(s if isinstance(s, int) else None for s in shape), element)
@@ -278,6 +290,20 @@ class Emitter:
         maps = [AffineMap.identity(rank), AffineMap.from_exprs(rank, [d(i) for i in kept])]
         iterators = ["reduction" if i in reduced else "parallel" for i in range(rank)]
         return self.generic([src], [out], maps, iterators, lambda b, a: [add_extended(b, a[1], a[0], acc_type)])[0]
+
+    def reverse(self, src: Value, dims: Sequence[int]) -> Value:
+        """out[..., i, ...] = src[..., size - 1 - i, ...] along `dims`: a copy
+        that reads src with tensor.extract at the flipped position."""
+        ty = ranked(src.type)
+        last = {i: self.index(self.sub(self.dim(src, i), 1)) for i in dims}
+        out = self.empty(self.shape(src), ty.element_type)
+
+        def body(b: Builder, args: list[Value]) -> list[Value]:
+            at = [b.value("linalg.index", [], index, {"dim": IntegerAttr(i, i64)}) for i in range(ty.rank)]
+            at = [b.value("arith.subi", [last[i], x], index) if i in last else x for i, x in enumerate(at)]
+            return [b.value("tensor.extract", [src, *at], ty.element_type)]
+
+        return self.generic([], [out], [AffineMap.identity(ty.rank)], ["parallel"] * ty.rank, body)[0]
 
     def convert_elements(self, src: Value, element: Type) -> Value:
         """Elementwise arith.truncf / arith.extf of a tensor into a new one."""

@@ -45,6 +45,7 @@ taps, which overlap, accumulate into the slice they update.
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -69,7 +70,7 @@ class Rel:
     S: int
     D: int
     P: int
-    K: Ix  # dynamic only for aten.convolution with a dynamic weight
+    K: Ix  # dynamic with a dynamic weight, or for the decomposition's grad_weight convolution
     Ns: Ix
     Nb: Ix
 
@@ -116,6 +117,7 @@ class Access:
     c_out: int
     c_red: int
     const: int = 0
+    inside: bool = False  # the span is known to lie inside the operand (no padding needed)
 
 
 @dataclass(frozen=True)
@@ -224,6 +226,46 @@ def weight_pieces(em: Emitter, r: Rel, strategy: str) -> list[Piece]:
     return pieces
 
 
+def phase_pieces(em: Emitter, r: Rel) -> list[Piece]:
+    """out[b] = sum_{s,k: b = S*s + D*k - P} A[s] * W[k] for a kernel size K
+    known only at run time, so that taps cannot be enumerated; inputs
+    (A, Wf) with the flipped weight Wf[m] = W[K-1-m].
+
+    One piece per output phase b = S*q + phi (0 <= phi < S), a dense gather
+    over q.  With g = gcd(S, D), T = S/g and Dq = D/g, the taps that reach
+    phase phi are k = k0 + T*j (0 <= j < J), where k0 < T solves
+    D*k0 = phi + P (mod S) (none when g does not divide phi + P: the phase
+    stays zero) and J = ceildiv(K - k0, T).  Tap j reads s = q + c - Dq*j
+    with c = (phi + P - D*k0) / S; counting j' = J-1-j instead,
+
+        out[S*q + phi] = sum_{j'} A[q + Dq*j' - Pphi] * Wf[m0 + T*j']
+        Pphi = Dq*(J-1) - c,   m0 = K-1-k0 - T*(J-1)
+
+    for 0 <= q < ceildiv(Nb - phi, S): non-negative coefficients only, the
+    flip in the weight copy (G*Ca*Cb*K values, 1/(N*Ns) of the
+    multiply-adds) and in the dynamic offsets.  The weight slice lies inside
+    Wf (m0 >= 0 and m0 + T*(J-1) = K-1-k0); when J can be 0 (T > 1), m0
+    and the extent of A's window are clamped so that the empty piece still
+    slices in bounds."""
+    g = math.gcd(r.S, r.D)
+    T, Dq = r.S // g, r.D // g
+    pieces = []
+    for phi in range(r.S):
+        if (phi + r.P) % g or (isinstance(r.Nb, int) and r.Nb <= phi):
+            continue
+        k0 = next(k for k in range(T) if (r.D * k - phi - r.P) % r.S == 0)
+        c = (phi + r.P - r.D * k0) // r.S
+        J = em.ceildiv(em.sub(r.K, k0), T)
+        Nq = em.ceildiv(em.sub(r.Nb, phi), r.S)
+        m0 = em.sub(em.sub(r.K, 1 + k0), em.mul(em.sub(J, 1), T))
+        extent = em.add(Nq, em.mul(em.sub(J, 1), Dq))  # (Nq - 1) + Dq*(J - 1) + 1
+        if T > 1:
+            m0, extent = em.min(m0, r.K), em.max(extent, 0)
+        a = Access(Span(em.sub(c, em.mul(em.sub(J, 1), Dq)), extent), 1, Dq)
+        pieces.append(Piece(Span(phi, Nq, r.S), J, (a, Access(Span(m0, J, T), 0, 1, inside=True))))
+    return pieces
+
+
 PIECES = {"gather": gather_pieces, "scatter": scatter_pieces, "weight": weight_pieces}
 
 
@@ -260,8 +302,11 @@ def choose_form(kind: str, roles: dict[str, Ix], rels: Sequence[Rel], requested:
     depthwise: Ca * Cb >= 4), the shapes are static and the op has at least
     IM2COL_MIN_MACS multiply-adds; a scatter also needs at most 15% padded
     positions at most (col2im multiplies them too).  Otherwise linalg.generic;
-    also for a forced im2col when Ca = Cb = 1 (a 1x1 matmul per group)."""
+    also for a forced im2col when Ca = Cb = 1 (a 1x1 matmul per group) and
+    for a scatter with a dynamic kernel size (col2im needs its taps)."""
     ca, cb = roles["ca"], roles["cb"]
+    if kind == "scatter" and not all(isinstance(r.K, int) for r in rels):
+        return "generic"  # col2im enumerates the taps
     if requested == "im2col" and ca == 1 and cb == 1:
         return "generic"  # no matrix at all (depthwise): a 1x1 matmul per group
     if requested != "auto":
@@ -282,12 +327,13 @@ def choose_form(kind: str, roles: dict[str, Ix], rels: Sequence[Rel], requested:
 
 
 def choose_strategy(kind: str, em: Emitter, r: Rel, policy: str) -> str:
-    """How to cut one dim: scatter always by taps; a static dim is "peeled"
+    """How to cut one dim: scatter by taps (by output phases over the
+    flipped weight when the kernel size is dynamic); a static dim is "peeled"
     when its "padded" form would waste more than PEEL_WASTE of its
     multiply-adds; a dynamic dim goes by taps (exact at any size) unless the
     policy is `never`."""
     if kind == "scatter":
-        return "taps"
+        return "taps" if isinstance(r.K, int) else "phases"
     if not isinstance(r.K, int):
         return "padded"
     if not r.static:
@@ -450,11 +496,14 @@ def emit_kernel(
     out_loops = [len(par) + i for i in range(nd)]
     loop.update({name: len(par) + nd + i for i, name in enumerate(red)})
     ins = (to_roles(em, ins[0], layouts[0], roles), to_roles(em, ins[1], layouts[1], roles))
+    in_roles = [[x for x in names if x in present] for names in kdef.inputs]
 
     strategies = [choose_strategy(kind, em, r, peel_policy) for r in rels]
-    per_dim = [PIECES[kind](em, r, st) for r, st in zip(rels, strategies)]
+    per_dim = [phase_pieces(em, r) if st == "phases" else PIECES[kind](em, r, st) for r, st in zip(rels, strategies)]
+    flipped = [len(in_roles[1]) + i for i, st in enumerate(strategies) if st == "phases"]
+    if flipped:  # phase pieces read the weight flipped along their dims
+        ins = (ins[0], em.reverse(ins[1], flipped))
     overlapping = kind != "weight" and "taps" in strategies
-    in_roles = [[x for x in names if x in present] for names in kdef.inputs]
     out_roles = [x for x in kdef.output if x in present]
 
     # Zero-pad each input once, as far as any piece reads outside it.
@@ -469,6 +518,8 @@ def emit_kernel(
             lo: Ix = 0
             hi: Ix = 0
             for piece in per_dim[i]:
+                if piece.ins[j].inside:
+                    continue
                 span = piece.ins[j].span
                 end = em.add(span.offset, em.mul(em.sub(span.size, 1), span.stride))
                 lo = em.max(lo, em.sub(0, span.offset))

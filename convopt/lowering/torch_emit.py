@@ -3,6 +3,7 @@ of the few aten ops the decomposition emits)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Union
 
@@ -86,11 +87,14 @@ class TorchEmitter:
         return self.b.value("torch.aten.permute", [t, self.int_list(list(perm))], _like(t, [shape[p] for p in perm]))
 
     def unflatten(self, t: Value, dim: int, sizes: Sequence[int]) -> Value:
-        """Split dim into `sizes` (static)."""
+        """Split dim into `sizes` (constants; one of them may be -1, the size
+        that makes the product that of dim)."""
         if len(sizes) == 1:
             return t
         shape = list(_shape(t))
-        result = shape[:dim] + list(sizes) + shape[dim + 1 :]
+        whole, known = shape[dim], -math.prod(sizes)
+        split: list[Dim] = [s if s != -1 else (whole // known if whole is not None else None) for s in sizes]
+        result = shape[:dim] + split + shape[dim + 1 :]
         return self.b.value("torch.aten.unflatten.int", [t, self.const_int(dim), self.int_list(list(sizes))], _like(t, result))
 
     def flatten(self, t: Value, start: int, end: int) -> Value:
@@ -131,7 +135,7 @@ class TorchEmitter:
     ) -> Value:
         """aten.convolution without bias; result shape by PyTorch's formula."""
         xs, ws = _shape(x), _shape(w)
-        out_channels = ws[1] * groups if transposed else ws[0]  # type: ignore[operator]
+        out_channels: Dim = (ws[1] * groups if ws[1] is not None else None) if transposed else ws[0]
         spatial: list[Dim] = []
         for i in range(len(xs) - 2):
             n, k = xs[2 + i], ws[2 + i]

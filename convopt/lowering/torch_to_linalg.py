@@ -16,6 +16,7 @@ hands its result back through `torch_c.from_builtin_tensor`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Optional
@@ -91,11 +92,16 @@ def _folded_slices(op: Operation, rank: int) -> list[Operation]:
 
 def lower_convolution(op: Operation, peel: str = "auto", stats: Optional[list[str]] = None, form: str = "auto") -> None:
     x, w, bias, stride, padding, dilation, transposed, output_padding, groups = op.operands
-    spec = read_conv(op, x, w, stride, padding, dilation, transposed, output_padding, groups, dynamic_weight=True)
+    spec = read_conv(op, x, w, stride, padding, dilation, transposed, output_padding, groups)
     em = _emitter(op)
     xb, wb = _builtin(em, x), _builtin(em, w)
-    kernel: list[Ix] = [k if k is not None else em.dim(wb, 2 + i) for i, k in enumerate(spec.kernel)]
     G = spec.groups
+    # A channel count known statically on one side is made static on both.
+    known_ca, known_cb = spec.group_channels()
+    x_groups = known_ca if spec.transposed else known_cb
+    xb = em.refine(xb, [None, x_groups * G if x_groups is not None else None])
+    wb = em.refine(wb, [known_ca * G if known_ca is not None else None, known_cb])
+    kernel: list[Ix] = [k if k is not None else em.dim(wb, 2 + i) for i, k in enumerate(spec.kernel)]
     rank = spec.rank + 2
     slices = _folded_slices(op, rank)
     out: list[Ix] = []
@@ -198,12 +204,14 @@ def lower_unflatten(op: Operation, **_: object) -> None:
     em = _emitter(op)
     src = _builtin(em, op.operands[0])
     dim, sizes = constant_int(op.operands[1]), constant_list(op.operands[2])
-    if dim is None or sizes is None or any(s < 0 for s in sizes):
+    if dim is None or sizes is None or any(s < -1 for s in sizes) or sizes.count(-1) > 1:
         raise unsupported(op, "unflatten with non-constant dim or sizes")
     rank = ranked(src.type).rank
     dim %= rank
     shape = em.shape(src)
-    new_shape = shape[:dim] + list(sizes) + shape[dim + 1 :]
+    known = -math.prod(sizes) if -1 in sizes else 0  # the product of the sizes given
+    split: list[Ix] = [s if s != -1 else em.floordiv(shape[dim], known) for s in sizes]
+    new_shape = shape[:dim] + split + shape[dim + 1 :]
     reassoc = [[i] for i in range(dim)] + [list(range(dim, dim + len(sizes)))] + [[i + len(sizes) - 1] for i in range(dim + 1, rank)]
     _result(em, op, em.expand(src, reassoc, new_shape))
     op.erase()

@@ -39,7 +39,7 @@ class Config:
     output_padding: tuple[int, ...] = ()
     mask: tuple[bool, bool, bool] = (True, True, True)
     dtype: str = "f32"
-    dynamic: tuple[str, ...] = ()  # "batch" and/or "spatial"
+    dynamic: tuple[str, ...] = ()  # any of "batch", "spatial", "channels" (all tensors'), "kernel" (the weight's)
     bias_sizes: bool = True  # bias_sizes as a list (else none)
     seed: int = 0
 
@@ -82,11 +82,12 @@ def torch_ir(cfg: Config) -> str:
     y_shape = (cfg.batch, cfg.cout, *cfg.output_spatial())
     dyn_b = "batch" in cfg.dynamic
     dyn_s = "spatial" in cfg.dynamic
-    dyn = (dyn_b, False) + (dyn_s,) * nd
+    dyn_c = "channels" in cfg.dynamic
+    dyn = (dyn_b, dyn_c) + (dyn_s,) * nd
     x_t = _vt(x_shape, cfg.dtype, dyn)
     y_t = _vt(y_shape, cfg.dtype, dyn)
-    w_t = _vt(cfg.weight_shape(), cfg.dtype, (False,) * (nd + 2))
-    b_t = _vt((cfg.cout,), cfg.dtype, (False,))
+    w_t = _vt(cfg.weight_shape(), cfg.dtype, (dyn_c, dyn_c) + ("kernel" in cfg.dynamic,) * nd)
+    b_t = _vt((cfg.cout,), cfg.dtype, (dyn_c,))
     lines = []
     ints: dict[int, str] = {}
 
@@ -366,6 +367,9 @@ def C(name: str, nd: int = 2, **kw) -> Config:
     return Config(name=name, **base)  # type: ignore[arg-type]
 
 
+EVERYTHING = ("batch", "spatial", "channels", "kernel")
+
+
 def named_matrix() -> list[Config]:
     """A row for every item of SPEC section 4."""
     rows = [
@@ -413,6 +417,21 @@ def named_matrix() -> list[Config]:
         C("2d_dynamic_spatial", dynamic=("spatial",), stride=2, spatial=9),
         C("2d_dynamic_all", dynamic=("batch", "spatial"), groups=2, cin=4, cout=6),
         C("1d_dynamic_transposed", 1, dynamic=("batch", "spatial"), transposed=True, stride=2, output_padding=1, spatial=6),
+        # every size dynamic, the weight's too (as torch-mlir's e2e tests declare it)
+        C("1d_dynamic_everything", 1, dynamic=EVERYTHING, stride=2, spatial=11),
+        C("2d_dynamic_everything", dynamic=EVERYTHING, stride=2, spatial=9),
+        C("3d_dynamic_everything", 3, dynamic=EVERYTHING, stride=(1, 2, 1), cin=2, cout=3, spatial=5),
+        C("2d_dynamic_everything_groups2", dynamic=EVERYTHING, groups=2, cin=4, cout=6, stride=2, spatial=8),
+        C("2d_dynamic_everything_depthwise", dynamic=EVERYTHING, groups=4, cin=4, cout=4),
+        C("2d_dynamic_everything_transposed", dynamic=EVERYTHING, transposed=True, stride=2, output_padding=1, spatial=5),
+        C("1d_dynamic_everything_transposed_groups3", 1, dynamic=EVERYTHING, transposed=True, groups=3, cin=6, cout=3, stride=3, output_padding=2, spatial=5),
+        C("2d_dynamic_everything_mask_input", dynamic=EVERYTHING, mask=(True, False, False), stride=3, dilation=2, padding=2, spatial=12),
+        C("2d_dynamic_everything_mask_weight_bias", dynamic=EVERYTHING, mask=(False, True, True), stride=2, dilation=2, spatial=11),
+        C("2d_dynamic_everything_kernel1_stride2", dynamic=EVERYTHING, kernel=1, padding=0, stride=2, spatial=8),
+        C("2d_dynamic_everything_overpadding", dynamic=EVERYTHING, padding=(4, 0), kernel=(3, 2), spatial=5),
+        C("2d_dynamic_everything_f16", dynamic=EVERYTHING, dtype="f16", stride=(2, 1), spatial=8),
+        C("2d_dynamic_kernel", dynamic=("kernel",), stride=2, dilation=(1, 2), padding=(1, 2), spatial=9),
+        C("2d_dynamic_channels", dynamic=("channels",), groups=2, cin=4, cout=6, stride=2, spatial=8),
         C("2d_batch1", batch=1),
         C("2d_batch3", batch=3, stride=2, spatial=8),
     ]

@@ -83,22 +83,6 @@ func.func @inconsistent_sizes(%go: !torch.vtensor<[1,2,5],f32>, %x: !torch.vtens
 
 // -----
 
-func.func @dynamic_kernel(%go: !torch.vtensor<[1,2,4],f32>, %x: !torch.vtensor<[1,2,4],f32>, %w: !torch.vtensor<[2,2,?],f32>) -> !torch.vtensor<[1,2,4],f32> {
-  %int0 = torch.constant.int 0
-  %int1 = torch.constant.int 1
-  %none = torch.constant.none
-  %zeros = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
-  %ones = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
-  %false = torch.constant.bool false
-  %true = torch.constant.bool true
-  %mask = torch.prim.ListConstruct %true, %false, %false : (!torch.bool, !torch.bool, !torch.bool) -> !torch.list<bool>
-  // expected-error @+1 {{unsupported: dynamic weight shape '!torch.vtensor<[2,2,?],f32>' (kernel and channel sizes must be static)}}
-  %r:3 = torch.aten.convolution_backward %go, %x, %w, %none, %ones, %zeros, %ones, %false, %zeros, %int1, %mask : !torch.vtensor<[1,2,4],f32>, !torch.vtensor<[1,2,4],f32>, !torch.vtensor<[2,2,?],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int, !torch.list<bool> -> !torch.vtensor<[1,2,4],f32>, !torch.none, !torch.none
-  return %r#0 : !torch.vtensor<[1,2,4],f32>
-}
-
-// -----
-
 func.func @output_padding_not_transposed(%go: !torch.vtensor<[1,2,4],f32>, %x: !torch.vtensor<[1,2,4],f32>, %w: !torch.vtensor<[2,2,1],f32>) -> !torch.vtensor<[1,2,4],f32> {
   %int0 = torch.constant.int 0
   %int1 = torch.constant.int 1
