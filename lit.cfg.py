@@ -25,14 +25,23 @@ for var in ("HOME", "TMPDIR", "CONVOPT_CACHE_DIR"):
         config.environment[var] = os.environ[var]
 
 
-def tool(name):
+def tool(name, required=True):
     path = shutil.which(name, path=config.environment["PATH"])
-    if path is None:
+    if path is None and required:
         lit_config.fatal(f"'{name}' not found next to {sys.executable}; run `make test` to install the test tools")
     return path
 
 
 config.substitutions.append(("%convopt", tool("convopt")))
-config.substitutions.append(("%mlir-verify", tool("torch-mlir-opt") + " -o /dev/null"))
 config.substitutions.append(("FileCheck", tool("filecheck")))
+# %mlir-verify: real MLIR tools must accept the IR.  Without torch-mlir-opt
+# (e.g. a checkout without the test extras) the FileCheck tests still run;
+# the verification step only drains its input and says it was skipped.
+verifier = tool("torch-mlir-opt", required=False)
+if verifier is not None:
+    config.substitutions.append(("%mlir-verify", verifier + " -o /dev/null"))
+else:
+    lit_config.warning("torch-mlir-opt not found: %mlir-verify steps are skipped (IR not verified by MLIR tools)")
+    skip = "import sys; sys.stdin.read(); sys.stderr.write('note: %mlir-verify skipped: torch-mlir-opt not found\\n')"
+    config.substitutions.append(("%mlir-verify", f'"{sys.executable}" -c "{skip}"'))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "test", "inputs")))
