@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def print_op(p: Printer, op: Operation) -> str:
     d = lookup(op.name)
-    if d is not None and d.fits_custom_form(op):
+    if d is not None and d.print is not None and d.fits_custom_form(op):
         return d.print(p, op)
     return print_generic(p, op)
 
