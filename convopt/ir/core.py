@@ -4,8 +4,8 @@ Operations own their operands, results, attributes and regions; a value keeps
 the list of (operation, operand index) pairs that use it, so replacing a value
 everywhere is one call.  Erasing an operation whose results are still used is
 refused.  This is the whole data model: every dialect's op is an `Operation`
-with a name; what is special about an op lives in the parser, the printer and
-the verifier tables keyed by that name.
+with a name; what is special about an op lives in its definition
+(`convopt.dialects`), looked up by that name.
 """
 
 from __future__ import annotations

@@ -3,9 +3,11 @@
 Scopes nest with regions; `func.func` and `builtin.module` are isolated from
 above.  A use of a name that is defined later in the same scope does not
 dominate its definition; a name never defined is undeclared; a name defined
-twice is a redefinition.  Each custom form knows how its types map to operand
-and result types (the uniform `: A, B -> R` form, `: T` for same-type
-arithmetic, `: A to B` for casts, ...).
+twice is a redefinition.  The forms any op can be written in (generic,
+uniform custom `op %a : A, B -> R`, structured `ins(...) outs(...)`) are built
+here; an op's own grammar rule is built by its definition's `parse` hook, and
+its definition's `colon_types` says how `: T` maps to operand and result types
+in the uniform form (`convopt.dialects`).
 """
 
 from __future__ import annotations
@@ -16,32 +18,20 @@ from typing import Any, Optional
 from lark import Token
 
 from ..diagnostics import ConvoptError, Diagnostic, SourceFile, SourcePos
+from ..dialects import lookup
+from ..dialects.tensor import DYNAMIC_INDEX
 from ..ir.attributes import (
     ArrayAttr,
     Attribute,
     CallSiteLoc,
     DenseArrayAttr,
-    DenseAttr,
-    DenseResourceAttr,
     DictAttr,
-    FloatAttr,
     FusedLoc,
-    IntegerAttr,
     Location,
     NameLoc,
-    StringAttr,
-    TypeAttr,
 )
 from ..ir.core import Block, Operation, Region, Value
-from ..ir.types import FunctionType, RankedTensorType, Type, i1, i32, i64, index, torch_type
-from ..ops import (
-    CMPF_PREDICATES,
-    CMPI_PREDICATES,
-    DYNAMIC_INDEX,
-    SAME_TYPE_OPS,
-    TERMINATOR_OPS,
-    TORCH_CONSTANT_TYPES,
-)
+from ..ir.types import FunctionType, RankedTensorType, Type, i32, index
 from .syntax import AliasRef, BlockSyntax, OpSyntax, Use
 
 
@@ -164,8 +154,7 @@ class Resolver:
         start = syn.result_token if syn.result_token is not None else syn.token
         if any(contains_alias_ref(a) for a in syn.attributes.values()):
             syn.attributes = {k: self.resolve_attr(v) for k, v in syn.attributes.items()}
-        handler = getattr(self, "form_" + syn.form)
-        op: Operation = handler(syn)
+        op = self.build_form(syn)
         for table in (op.attributes, op.properties):  # e.g. `func.func ... attributes {...}`, arg_attrs
             if table and any(contains_alias_ref(a) for a in table.values()):
                 table.update({k: self.resolve_attr(v) for k, v in table.items()})
@@ -189,71 +178,58 @@ class Resolver:
     def regions(self, syn: OpSyntax, isolated: bool = False) -> list[Region]:
         return [self.build_region(r, isolated) for r in syn.regions]
 
+    ANY_OP_FORMS = ("generic", "custom", "structured")
+    """Forms any op name can be written in; every other form is one op's own
+    grammar rule, built by the `parse` hook of its definition."""
+
+    def build_form(self, syn: OpSyntax) -> Operation:
+        if syn.form == "generic":
+            return self.form_generic(syn)
+        if syn.form == "custom":
+            return self.form_custom(syn)
+        if syn.form == "structured":
+            return self.form_structured(syn)
+        d = lookup(syn.name)
+        assert d is not None and d.parse is not None, f"no parse hook for '{syn.name}' ({syn.form})"
+        return d.parse(self, syn)
+
     def form_generic(self, syn: OpSyntax) -> Operation:
         ops = self.operands(syn, syn.operands, list(syn.operand_types))
-        return Operation(syn.name, ops, syn.result_types or [], syn.attributes, self.regions(syn, syn.name in ("func.func", "builtin.module")), properties=syn.properties)
-
-    def form_module(self, syn: OpSyntax) -> Operation:
-        return Operation("builtin.module", [], [], syn.attributes, self.regions(syn, True))
-
-    def form_func(self, syn: OpSyntax) -> Operation:
-        x = syn.extra
-        args = x["args"]
-        arg_types = [a[1] for a in args]
-        results = x["results"]
-        attrs: dict[str, Attribute] = {"sym_name": StringAttr(x["sym_name"])}
-        attrs["function_type"] = TypeAttr(FunctionType(tuple(arg_types), tuple(r[0] for r in results)))
-        if x["visibility"] is not None:
-            attrs["sym_visibility"] = StringAttr(x["visibility"])
-        if any(a[2] for a in args):
-            attrs["arg_attrs"] = ArrayAttr(tuple(DictAttr(tuple((a[2] or {}).items())) for a in args))
-        if any(r[1] for r in results):
-            attrs["res_attrs"] = ArrayAttr(tuple(DictAttr(tuple((r[1] or {}).items())) for r in results))
-        attrs.update(x["attrs"])
-        regions = []
-        if syn.regions:
-            if any(a[0] is None for a in args):
-                raise self.fail("expected SSA identifier for the arguments of a function with a body", syn.token)
-            entry = [(a[0], a[1], a[3]) for a in args]
-            regions = [self.build_region(syn.regions[0], True, entry)]
-        return Operation("func.func", [], [], attrs, regions)
+        d = lookup(syn.name)
+        isolated = d is not None and d.isolated
+        return Operation(syn.name, ops, syn.result_types or [], syn.attributes, self.regions(syn, isolated), properties=syn.properties)
 
     def form_custom(self, syn: OpSyntax) -> Operation:
+        """`op %a, %b {attrs} : A, B -> R`, `: A to B`, `: (A, B) -> R` or
+        `: T` (which the op's definition interprets)."""
         name = syn.name
         uses = syn.operands
         lhs = list(syn.operand_types)
-        n_results = sum(count for _, count, _ in syn.results)
+        d = lookup(name)
         operand_types: Sequence[Optional[Type]]
         if syn.result_types is not None:  # `: A, B -> R` / `: A to B`
-            operand_types = self._spread(syn, lhs, len(uses))
+            operand_types = self.spread(syn, lhs, len(uses))
             result_types = list(syn.result_types)
-        elif len(lhs) == 1 and isinstance(lhs[0], FunctionType) and name not in SAME_TYPE_OPS and name not in TERMINATOR_OPS and len(lhs[0].inputs) == len(uses):
+        elif len(lhs) == 1 and isinstance(lhs[0], FunctionType) and (d is None or d.functional_types) and len(lhs[0].inputs) == len(uses):
             operand_types = list(lhs[0].inputs)  # functional-type(operands, results)
             result_types = list(lhs[0].results)
-        elif name in SAME_TYPE_OPS:
-            if len(lhs) != 1:
-                raise self.fail(f"'{name}' expects a single type after ':'", syn.token)
-            operand_types, result_types = [lhs[0]] * len(uses), [lhs[0]]
-        elif name == "arith.select":
-            if len(lhs) == 1:
-                cond: Type = i1
-                operand_types, result_types = [cond, lhs[0], lhs[0]], [lhs[0]]
-            else:
-                operand_types, result_types = [lhs[0], lhs[1], lhs[1]], [lhs[1]]
-        elif name == "tensor.dim":
-            operand_types, result_types = [lhs[0] if lhs else None, index], [index]  # type: ignore[list-item]
-        elif name in TERMINATOR_OPS or n_results == 0:
-            operand_types, result_types = self._spread(syn, lhs, len(uses)), []
-        elif not uses:
-            operand_types, result_types = [], lhs
-        elif name.startswith(("torch.", "torch_c.")):
-            raise self.fail(f"expected '->' and the result types of '{name}'", syn.token)
+        elif d is not None and d.colon_types is not None:
+            operand_types, result_types = d.colon_types(self, syn, lhs)
         else:
-            raise self.fail(f"custom op '{name}' is unknown to convopt; write it in MLIR's generic form", syn.token)
+            operand_types, result_types = self.uniform_types(syn, lhs)
         ops = self.operands(syn, uses, operand_types)
         return Operation(name, ops, result_types, syn.attributes)
 
-    def _spread(self, syn: OpSyntax, types: list[Type], count: int) -> list[Type]:
+    def uniform_types(self, syn: OpSyntax, lhs: list[Type]) -> tuple[list[Type], list[Type]]:
+        """`: T` of an op without a hook of its own: operand types of an op
+        without results, or result types of an op without operands."""
+        if sum(count for _, count, _ in syn.results) == 0:
+            return self.spread(syn, lhs, len(syn.operands)), []
+        if not syn.operands:
+            return [], lhs
+        raise self.fail(f"custom op '{syn.name}' is unknown to convopt; write it in MLIR's generic form", syn.token)
+
+    def spread(self, syn: OpSyntax, types: list[Type], count: int) -> list[Type]:
         if len(types) == count:
             return types
         if len(types) == 1 and count > 1:
@@ -261,6 +237,8 @@ class Resolver:
         raise self.fail(f"expected {count} operand types but had {len(types)}", syn.token)
 
     def form_structured(self, syn: OpSyntax) -> Operation:
+        """`op {attrs} ins(...) outs(...) ... -> T`: ins and outs become the
+        operand segments."""
         ops = self.operands(syn, syn.operands, list(syn.operand_types))
         n_in = syn.extra["num_inputs"]
         outs = ops[n_in:]
@@ -274,48 +252,8 @@ class Resolver:
         props: dict[str, Attribute] = {"operandSegmentSizes": DenseArrayAttr(i32, (n_in, len(outs)))}
         return Operation(syn.name, ops, result_types, attrs, self.regions(syn), properties=props)
 
-    def form_constant(self, syn: OpSyntax) -> Operation:
-        return Operation(syn.name, [], [TORCH_CONSTANT_TYPES[syn.name]], syn.attributes)
-
-    def form_literal(self, syn: OpSyntax) -> Operation:
-        return Operation(syn.name, [], syn.result_types or [], syn.attributes)
-
-    def form_operator(self, syn: OpSyntax) -> Operation:
-        ops = self.operands(syn, syn.operands, list(syn.operand_types))
-        return Operation(syn.name, ops, syn.result_types or [], syn.attributes, self.regions(syn))
-
-    def form_symbolic_int(self, syn: OpSyntax) -> Operation:
-        return Operation(syn.name, [], syn.result_types or [], syn.attributes)
-
-    def form_bind_symbolic_shape(self, syn: OpSyntax) -> Operation:
-        types: list[Optional[Type]] = [syn.operand_types[0], *[torch_type("int")] * (len(syn.operands) - 1)]
-        ops = self.operands(syn, syn.operands, types)
-        return Operation(syn.name, ops, [], syn.attributes)
-
-    def form_arith_constant(self, syn: OpSyntax) -> Operation:
-        value = syn.attributes["value"]
-        if isinstance(value, (IntegerAttr, FloatAttr, DenseAttr, DenseResourceAttr)):
-            result_type = value.type
-        else:
-            raise self.fail("'arith.constant' needs a typed value (e.g. `0 : index`, `1.0 : f32`, `dense<...> : tensor<...>`)", syn.token)
-        return Operation(syn.name, [], [result_type], {"value": value})
-
-    def form_cmp(self, syn: OpSyntax) -> Operation:
-        table = CMPI_PREDICATES if syn.name == "arith.cmpi" else CMPF_PREDICATES
-        pred = syn.extra["predicate"]
-        if pred not in table:
-            raise self.fail(f"invalid predicate '{pred}' for '{syn.name}'", syn.token)
-        ops = self.operands(syn, syn.operands, list(syn.operand_types))
-        t = syn.operand_types[0]
-        result: Type = RankedTensorType(t.shape, i1) if isinstance(t, RankedTensorType) else i1
-        attrs = {"predicate": IntegerAttr(table.index(pred), i64), **syn.attributes}
-        return Operation(syn.name, ops, [result], attrs)
-
-    def form_tensor_empty(self, syn: OpSyntax) -> Operation:
-        ops = self.operands(syn, syn.operands, list(syn.operand_types))
-        return Operation(syn.name, ops, syn.result_types or [], syn.attributes)
-
-    def _mixed(self, syn: OpSyntax, items: list, start_index: int) -> tuple[tuple[int, ...], list[Value]]:
+    def mixed(self, syn: OpSyntax, items: list, start_index: int) -> tuple[tuple[int, ...], list[Value]]:
+        """`[0, %a, 4]` -> static values (DYNAMIC_INDEX for %a) and the dynamic values."""
         static: list[int] = []
         dynamic: list[Value] = []
         for item in items:
@@ -325,42 +263,6 @@ class Resolver:
             else:
                 static.append(int(item))
         return tuple(static), dynamic
-
-    def form_reshape(self, syn: OpSyntax) -> Operation:
-        src = self.operands(syn, syn.extra["values"], list(syn.operand_types))
-        reassoc = ArrayAttr(tuple(ArrayAttr(tuple(IntegerAttr(i, i64) for i in g)) for g in syn.extra["reassociation"]))
-        attrs: dict[str, Attribute] = {"reassociation": reassoc}
-        dynamic: list[Value] = []
-        if syn.name == "tensor.expand_shape":
-            static, dynamic = self._mixed(syn, syn.extra["mixed"][0], 1)
-            attrs["static_output_shape"] = DenseArrayAttr(i64, static)
-        attrs.update(syn.attributes)
-        return Operation(syn.name, src + dynamic, syn.result_types or [], attrs)
-
-    def form_slice(self, syn: OpSyntax) -> Operation:
-        values = self.operands(syn, syn.extra["values"], list(syn.operand_types))
-        names = ("static_low", "static_high") if syn.name == "tensor.pad" else ("static_offsets", "static_sizes", "static_strides")
-        attrs: dict[str, Attribute] = {}
-        dynamic: list[Value] = []
-        segments = [1] * len(values)
-        for key, items in zip(names, syn.extra["mixed"]):
-            static, dyn = self._mixed(syn, items, len(values) + len(dynamic))
-            attrs[key] = DenseArrayAttr(i64, static)
-            dynamic += dyn
-            segments.append(len(dyn))
-        attrs.update(syn.attributes)
-        props: dict[str, Attribute] = {"operandSegmentSizes": DenseArrayAttr(i32, tuple(segments))}
-        return Operation(syn.name, values + dynamic, syn.result_types or [], attrs, self.regions(syn), properties=props)
-
-    def form_extract(self, syn: OpSyntax) -> Operation:
-        ops = self.operands(syn, syn.operands, list(syn.operand_types))
-        t = syn.operand_types[0]
-        if not isinstance(t, RankedTensorType):
-            raise self.fail("'tensor.extract' expects a ranked tensor type", syn.token)
-        return Operation(syn.name, ops, [t.element_type], syn.attributes)
-
-    def form_linalg_index(self, syn: OpSyntax) -> Operation:
-        return Operation(syn.name, [], syn.result_types or [], syn.attributes)
 
     # -- locations and aliases --------------------------------------------------------------
     def location(self, loc: Optional[Attribute]) -> Optional[Location]:

@@ -2,7 +2,8 @@
 
 Deterministic: names come from `names.NameState`, affine maps get `#map`,
 `#map1`, ... aliases in order of first use, ops print in their custom form
-(see `ops.py`) and fall back to MLIR's generic form.
+(the print hooks of their definitions, `convopt.dialects`) or in MLIR's
+generic form (`ops.py` decides which).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Optional
 
+from ..dialects import lookup
 from ..ir.attributes import (
     AffineMapAttr,
     ArrayAttr,
@@ -25,6 +27,7 @@ from ..ir.attributes import (
 from ..ir.core import Block, Operation, Region, Value
 from ..ir.types import Type
 from .names import NameState
+from .ops import print_op
 
 INDENT = "  "
 
@@ -112,14 +115,9 @@ class Printer:
 
     # -- ops -----------------------------------------------------------------------------------
     def op(self, op: Operation) -> str:
-        from .ops import print_op
-
         text = print_op(self, op)
         prefix = self.names.result_list(op) + " = " if op.results else ""
         return prefix + text + self.loc(op.loc, op.pos)
-
-
-INLINE_MAP_OPS = frozenset({"torch.bind_symbolic_shape"})
 
 
 def _collect_map_aliases(module: Operation) -> dict[AffineMapAttr, str]:
@@ -137,7 +135,8 @@ def _collect_map_aliases(module: Operation) -> dict[AffineMapAttr, str]:
                 visit(v)
 
     for op in module.walk():
-        if op.name in INLINE_MAP_OPS:
+        d = lookup(op.name)
+        if d is not None and d.inline_maps:
             continue
         if op.properties:
             for v in op.properties.values():

@@ -2,21 +2,18 @@
 
 Each region is numbered after its parent region, starting from the parent's
 counters (`%0`, `%arg0`, conflict suffix `_N`), so sibling regions reuse the
-same numbers; op-specific name hints (`%cst`, `%c0`, `%int1`, `%padded`,
-`%in`, `%out`) are made unique within the enclosing scopes.
+same numbers; the name hints of the op definitions (`%cst`, `%c0`,
+`%int1`, `%padded`, `%in`, `%out`) are made unique within the enclosing
+scopes.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Optional
 
-from ..ir.attributes import FloatAttr, IntegerAttr, StringAttr
+from ..dialects import lookup
 from ..ir.core import Block, Operation, Region, Value
-from ..ir.types import IndexType, IntegerType
-
-STRUCTURED_ARG_NAMES = ("in", "out")
 
 
 def sanitize(name: str) -> str:
@@ -32,73 +29,7 @@ def sanitize(name: str) -> str:
     return "_" + text if text[:1].isdigit() else text
 
 
-def _float_name(value: float) -> str:
-    import math
-
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Inf" if value > 0 else "-Inf"
-    mant, exp = ("%.5e" % value).split("e")
-    return f"{mant}0e{exp.replace('+', '')}"
-
-
-def _constant_name(op: Operation) -> str:
-    value = op.attributes.get("value")
-    if isinstance(value, IntegerAttr):
-        t = value.type
-        if isinstance(t, IndexType):
-            return f"c{value.value}"
-        if isinstance(t, IntegerType) and t.width == 1 and not t.signedness:
-            return "true" if value.value else "false"
-        return f"c{value.value}_{t}"
-    return "cst"
-
-
-def _torch_constant_name(op: Operation) -> str:
-    kind = op.name.rsplit(".", 1)[1]
-    value = op.attributes.get("value")
-    if kind == "int" and isinstance(value, IntegerAttr):
-        return f"int{value.value}"
-    if kind == "float" and isinstance(value, FloatAttr):
-        return "float" + _float_name(value.value)
-    if kind == "bool" and isinstance(value, IntegerAttr):
-        return "true" if value.value else "false"
-    if kind == "device" and isinstance(value, StringAttr):
-        return value.value
-    return kind
-
-
-RESULT_NAMES: dict[str, Callable[[Operation], str]] = {
-    "arith.constant": _constant_name,
-    "torch.constant.int": _torch_constant_name,
-    "torch.constant.float": _torch_constant_name,
-    "torch.constant.bool": _torch_constant_name,
-    "torch.constant.none": _torch_constant_name,
-    "torch.constant.str": _torch_constant_name,
-    "torch.constant.device": _torch_constant_name,
-    "tensor.extract_slice": lambda op: "extracted_slice",
-    "tensor.insert_slice": lambda op: "inserted_slice",
-    "tensor.pad": lambda op: "padded",
-    "tensor.expand_shape": lambda op: "expanded",
-    "tensor.collapse_shape": lambda op: "collapsed",
-    "tensor.extract": lambda op: "extracted",
-    "tensor.dim": lambda op: "dim",
-    "tensor.cast": lambda op: "cast",
-    "tensor.splat": lambda op: "splat",
-    "tensor.concat": lambda op: "concat",
-    "tensor.from_elements": lambda op: "from_elements",
-    "tensor.insert": lambda op: "inserted",
-    "tensor.reshape": lambda op: "reshape",
-    "linalg.transpose": lambda op: "transposed",
-    "linalg.broadcast": lambda op: "broadcasted",
-}
-
 _CONFLICT_SUFFIX = re.compile(r"_\d+$")
-
-
-def is_structured(op: Operation) -> bool:
-    return op.name.startswith("linalg.") and op.properties is not None and "operandSegmentSizes" in op.properties
 
 
 class _Scope:
@@ -161,11 +92,11 @@ class NameState:
 
     def _number_region(self, region: Region) -> None:
         parent = region.parent
-        if parent is not None and is_structured(parent) and region.blocks:
+        d = lookup(parent.name) if parent is not None else None
+        if d is not None and d.block_arg_names is not None and region.blocks:
             entry = region.blocks[0]
-            n_in = parent.properties["operandSegmentSizes"].values[0]  # type: ignore[index,union-attr]
-            for i, arg in enumerate(entry.args):
-                self._set_name(arg, STRUCTURED_ARG_NAMES[0] if i < n_in else STRUCTURED_ARG_NAMES[1])
+            for arg, name in zip(entry.args, d.block_arg_names(parent, len(entry.args)) or ()):  # type: ignore[arg-type]
+                self._set_name(arg, name)
         for i, block in enumerate(region.blocks):
             self.block_names[id(block)] = f"^bb{i}"
             self._number_block(block, i == 0)
@@ -185,9 +116,9 @@ class NameState:
     def _number_op(self, op: Operation) -> None:
         if not op.results:
             return
-        namer = RESULT_NAMES.get(op.name)
-        if namer is not None:
-            self._set_name(op.results[0], namer(op))
+        d = lookup(op.name)
+        if d is not None and d.result_name is not None:
+            self._set_name(op.results[0], d.result_name(op))
         elif len(op.results) > 1 and all(r.name_hint for r in op.results):
             starts = []
             for r in op.results:

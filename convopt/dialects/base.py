@@ -1,0 +1,155 @@
+"""`OpDef`: everything convopt knows about one op, in one record.
+
+A definition names the op and declares its structure (fixed operand and
+result counts, operand segments, the inherent attributes its custom form
+needs), and carries the hooks the rest of convopt calls by looking the op up
+(`convopt.dialects.lookup`):
+
+- `parse`: the syntax node of the op's custom-form grammar rule -> Operation
+  (the rule is in `parser/mlir.lark`; the hook is named by the rule's form);
+- `colon_types`: for the uniform custom form `op %a, %b : T...`, how the types
+  after `:` (without `->`) map to operand and result types;
+- `print`: the custom form; printed only when `fits(op)` says the op's
+  structure is the one the definition declares (else the generic form);
+- `verify`: per-op checks, after the declared arity;
+- `result_name`: the name hint of the first result (`%c0`, `%padded`);
+- `block_arg_names`: names of the entry-block arguments of its region;
+- `pure`, `terminator`, `isolated` (from above), `inline_maps` (affine maps
+  printed in place rather than as `#map` aliases).
+
+In the spirit of MLIR's ODS and xDSL's IRDL op classes, but as plain data:
+an op is still an `Operation` with a name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Optional
+
+from ..diagnostics import ConvoptError, Diagnostic, position_of
+from ..ir.attributes import DenseArrayAttr
+from ..ir.core import Operation, Value
+from ..ir.types import RankedTensorType, Type
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..parser.resolve import Resolver
+    from ..parser.syntax import OpSyntax
+    from ..printer import Printer
+
+PrintHook = Callable[["Printer", Operation], str]
+ParseHook = Callable[["Resolver", "OpSyntax"], Operation]
+ColonTypes = Callable[["Resolver", "OpSyntax", list[Type]], tuple[Sequence[Optional[Type]], list[Type]]]
+
+
+class VerifyError(ConvoptError):
+    pass
+
+
+def fail(op: Operation, message: str) -> VerifyError:
+    return VerifyError(Diagnostic("error", f"'{op.name}' op {message}", position_of(op)))
+
+
+def has_extra_properties(op: Operation) -> bool:
+    """Properties other than operandSegmentSizes (read from a generic form
+    `<{...}>`): convopt keeps the inherent attributes of the ops it models in
+    the attribute dictionary, so its custom printers and verifiers do not
+    know them."""
+    return bool(op.properties) and any(k != "operandSegmentSizes" for k in op.properties)  # type: ignore[union-attr]
+
+
+def segment_sizes(op: Operation) -> Optional[tuple[int, ...]]:
+    seg = (op.properties or {}).get("operandSegmentSizes")
+    return tuple(seg.values) if isinstance(seg, DenseArrayAttr) else None
+
+
+def segments(op: Operation) -> list[list[Value]]:
+    """The operands split by operandSegmentSizes."""
+    out, i = [], 0
+    for n in segment_sizes(op) or ():
+        out.append(list(op.operands[i : i + n]))
+        i += n
+    return out
+
+
+def check_arity(op: Operation, operands: Optional[int], results: Optional[int]) -> None:
+    if operands is not None and len(op.operands) != operands:
+        raise fail(op, f"expected {operands} operands, but found {len(op.operands)}")
+    if results is not None and len(op.results) != results:
+        raise fail(op, f"expected {results} results, but found {len(op.results)}")
+
+
+def ranked(op: Operation, t: Type, what: str) -> RankedTensorType:
+    if not isinstance(t, RankedTensorType):
+        raise fail(op, f"expects {what} to be a ranked tensor, found '{t}'")
+    return t
+
+
+def rest(op: Operation, *elided: str) -> dict:
+    """The attributes a custom form prints in its trailing `{...}`."""
+    return {k: v for k, v in op.attributes.items() if k not in elided}
+
+
+@dataclass(frozen=True)
+class OpDef:
+    name: str
+    operands: Optional[int] = None  # a fixed operand count, checked by the verifier
+    results: Optional[int] = None  # a fixed result count, checked by the verifier
+    segments: tuple[str, ...] = ()  # operand groups given by operandSegmentSizes
+    attrs: tuple[str, ...] = ()  # inherent attributes the custom form needs
+    print: Optional[PrintHook] = None
+    fits: Optional[Callable[[Operation], bool]] = None
+    parse: Optional[ParseHook] = None
+    colon_types: Optional[ColonTypes] = None
+    verify: Optional[Callable[[Operation], None]] = None
+    result_name: Optional[Callable[[Operation], str]] = None
+    block_arg_names: Optional[Callable[[Operation, int], Optional[Sequence[str]]]] = None  # (op, number of entry args)
+    pure: bool = False
+    terminator: bool = False
+    isolated: bool = False
+    inline_maps: bool = False
+    functional_types: bool = True  # the uniform custom form also takes `: (A, B) -> R`
+    rejects_properties: bool = True  # a verified op refuses properties other than segment sizes
+
+    @property
+    def verified(self) -> bool:
+        return self.verify is not None or self.operands is not None or self.results is not None
+
+    def fits_custom_form(self, op: Operation) -> bool:
+        """True when op has the structure this definition declares, so its
+        custom form can be printed (and read back to the same op)."""
+        if self.print is None or has_extra_properties(op):
+            return False
+        if (self.operands is not None and len(op.operands) != self.operands) or (self.results is not None and len(op.results) != self.results):
+            return False
+        if any(a not in op.attributes for a in self.attrs):
+            return False
+        if self.segments:
+            sizes = segment_sizes(op)
+            if sizes is None or len(sizes) != len(self.segments) or sum(sizes) != len(op.operands):
+                return False
+        return self.fits is None or self.fits(op)
+
+    def verify_op(self, op: Operation) -> None:
+        if not self.verified:
+            return
+        if self.rejects_properties and has_extra_properties(op):
+            raise fail(op, "unsupported: generic form with properties '<{...}>'; write this op in its custom form")
+        check_arity(op, self.operands, self.results)
+        if self.verify is not None:
+            self.verify(op)
+
+
+def family(names: Sequence[str], **fields: Any) -> dict[str, OpDef]:
+    """Alike ops (e.g. the binary arith ops): one definition each, same hooks."""
+    return {n: OpDef(n, **fields) for n in names}
+
+
+def print_cast(p: Printer, op: Operation) -> str:
+    """`op %a : A to B`."""
+    return f"{op.name} {p.value(op.operands[0])}{p.attr_dict(op.attributes)} : {op.operands[0].type} to {op.results[0].type}"
+
+
+def cast_op(name: str, **fields: Any) -> OpDef:
+    """An op written `op %a : A to B` (one operand, one result)."""
+    return OpDef(name, operands=1, results=1, print=print_cast, rejects_properties=False, **fields)

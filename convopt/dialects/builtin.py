@@ -1,0 +1,48 @@
+"""builtin.module, and scf.yield (convopt reads scf only as a terminator)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from ..ir.attributes import StringAttr, symbol_name
+from ..ir.core import Operation
+from .base import OpDef, fail, rest
+from .func import print_terminator
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..parser.resolve import Resolver
+    from ..parser.syntax import OpSyntax
+    from ..printer import Printer
+
+
+def _print_module(p: Printer, op: Operation) -> str:
+    text = "module"
+    sym = op.attributes.get("sym_name")
+    if isinstance(sym, StringAttr):
+        text += " @" + symbol_name(sym.value)
+    others = rest(op, "sym_name")
+    if others:
+        text += " attributes" + p.attr_dict(others)
+    return text + " " + p.region(op.regions[0], print_entry_args=False)
+
+
+def _verify_module(op: Operation) -> None:
+    if len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
+        raise fail(op, "expects one region with one block")
+
+
+def _parse_module(r: Resolver, syn: OpSyntax) -> Operation:
+    return Operation("builtin.module", [], [], syn.attributes, r.regions(syn, True))
+
+
+OPS = {
+    "builtin.module": OpDef(
+        "builtin.module", operands=0, results=0, print=_print_module, fits=lambda op: len(op.regions) == 1,
+        parse=_parse_module, verify=_verify_module, isolated=True,
+    ),
+    "scf.yield": OpDef("scf.yield", print=print_terminator, terminator=True, functional_types=False),
+}
+
+
+def default(name: str) -> Optional[OpDef]:
+    return None

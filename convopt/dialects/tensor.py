@@ -1,0 +1,326 @@
+"""tensor: empty, dim, extract/insert_slice, pad, expand/collapse_shape,
+extract, cast, yield."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Optional
+
+from ..ir.attributes import ArrayAttr, Attribute, DenseArrayAttr, IntegerAttr
+from ..ir.core import Operation, Value
+from ..ir.types import IndexType, RankedTensorType, Type, i32, i64, index
+from .base import OpDef, cast_op, fail, ranked, rest, segment_sizes, segments
+from .func import print_terminator, terminator_types
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..parser.resolve import Resolver
+    from ..parser.syntax import OpSyntax
+    from ..printer import Printer
+
+DYNAMIC_INDEX = -(2**63)
+"""MLIR's ShapedType::kDynamic, used in static offset/size arrays."""
+
+
+def _static(values: object) -> list[int]:
+    assert isinstance(values, DenseArrayAttr)
+    return list(values.values)
+
+
+def _mixed_fits(static: object, dynamic: Sequence[Value]) -> bool:
+    """A static array with one DYNAMIC_INDEX per dynamic value."""
+    return isinstance(static, DenseArrayAttr) and sum(1 for v in static.values if v == DYNAMIC_INDEX) == len(dynamic)
+
+
+def _print_mixed(p: Printer, static: object, dynamic: Sequence[Value]) -> str:
+    """`[0, %a, 4]`: static values with the dynamic ones in their places."""
+    assert isinstance(static, DenseArrayAttr)
+    it = iter(dynamic)
+    items = [p.value(next(it)) if v == DYNAMIC_INDEX else str(v) for v in static.values]
+    return "[" + ", ".join(items) + "]"
+
+
+# --- tensor.empty ---------------------------------------------------------------------------
+
+def _print_empty(p: Printer, op: Operation) -> str:
+    return f"tensor.empty({p.values(op.operands)}){p.attr_dict(op.attributes)} : {op.results[0].type}"
+
+
+def _verify_empty(op: Operation) -> None:
+    t = ranked(op, op.results[0].type, "the result")
+    dynamic = sum(1 for d in t.shape if d is None)
+    if len(op.operands) != dynamic:
+        raise fail(op, f"incorrect number of dynamic sizes, has {len(op.operands)}, expected {dynamic}")
+    for v in op.operands:
+        if not isinstance(v.type, IndexType):
+            raise fail(op, "expects index operands")
+
+
+def _parse_empty(r: Resolver, syn: OpSyntax) -> Operation:
+    ops = r.operands(syn, syn.operands, list(syn.operand_types))
+    return Operation(syn.name, ops, syn.result_types or [], syn.attributes)
+
+
+# --- tensor.dim ------------------------------------------------------------------------------
+
+def _print_dim(p: Printer, op: Operation) -> str:
+    return f"tensor.dim {p.values(op.operands)}{p.attr_dict(op.attributes)} : {op.operands[0].type}"
+
+
+def _dim_types(r: Resolver, syn: OpSyntax, lhs: list[Type]) -> tuple[list[Optional[Type]], list[Type]]:
+    """`tensor.dim %t, %i : T`."""
+    return [lhs[0] if lhs else None, index], [index]
+
+
+def _verify_dim(op: Operation) -> None:
+    ranked(op, op.operands[0].type, "its source")
+
+
+# --- slices and padding: offsets/sizes/strides (or low/high) as mixed lists ------------------------
+
+_SLICE_ATTRS = ("static_offsets", "static_sizes", "static_strides")
+_PAD_ATTRS = ("static_low", "static_high")
+
+
+def _mixed_attrs(op: Operation) -> tuple[str, ...]:
+    return _PAD_ATTRS if op.name == "tensor.pad" else _SLICE_ATTRS
+
+
+def _fits_mixed(op: Operation) -> bool:
+    """Each static array matches its segment of dynamic operands."""
+    names = _mixed_attrs(op)
+    return all(_mixed_fits(op.attributes[k], d) for k, d in zip(names, segments(op)[-len(names) :]))
+
+
+def _print_mixed_lists(p: Printer, op: Operation, sep: str) -> str:
+    names = _mixed_attrs(op)
+    return sep.join(_print_mixed(p, op.attributes[k], d) for k, d in zip(names, segments(op)[-len(names) :]))
+
+
+def _print_extract_slice(p: Printer, op: Operation) -> str:
+    src = op.operands[0]
+    return f"tensor.extract_slice {p.value(src)}{_print_mixed_lists(p, op, ' ')}{p.attr_dict(rest(op, *_SLICE_ATTRS))} : {src.type} to {op.results[0].type}"
+
+
+def _print_insert_slice(p: Printer, op: Operation) -> str:
+    src, dest = op.operands[0], op.operands[1]
+    return (
+        f"tensor.insert_slice {p.value(src)} into {p.value(dest)}{_print_mixed_lists(p, op, ' ')}"
+        f"{p.attr_dict(rest(op, *_SLICE_ATTRS))} : {src.type} into {dest.type}"
+    )
+
+
+def _print_pad(p: Printer, op: Operation) -> str:
+    src = op.operands[0]
+    low, high = segments(op)[1:]
+    nofold = " nofold" if "nofold" in op.attributes else ""
+    region = p.region(op.regions[0])
+    return (
+        f"tensor.pad {p.value(src)}{nofold} low{_print_mixed(p, op.attributes['static_low'], low)} "
+        f"high{_print_mixed(p, op.attributes['static_high'], high)} {region}{p.attr_dict(rest(op, *_PAD_ATTRS, 'nofold'))} : {src.type} to {op.results[0].type}"
+    )
+
+
+def _fits_slice(op: Operation) -> bool:
+    return segment_sizes(op)[0] == 1 and _fits_mixed(op)  # type: ignore[index]
+
+
+def _fits_insert(op: Operation) -> bool:
+    return segment_sizes(op)[:2] == (1, 1) and _fits_mixed(op)  # type: ignore[index]
+
+
+def _fits_pad(op: Operation) -> bool:
+    return len(op.regions) >= 1 and _fits_slice(op)
+
+
+def _slice_shape(op: Operation, source: RankedTensorType, result: RankedTensorType) -> None:
+    offsets = _static(op.attributes.get("static_offsets"))
+    sizes = _static(op.attributes.get("static_sizes"))
+    strides = _static(op.attributes.get("static_strides"))
+    if not (len(offsets) == len(sizes) == len(strides) == source.rank):
+        raise fail(op, f"expected {source.rank} offset, size and stride values")
+    if result.rank != source.rank:
+        raise fail(op, "rank-reducing slices are not supported by convopt")
+    for i, (o, sz, st, dim) in enumerate(zip(offsets, sizes, strides, source.shape)):
+        rdim = result.shape[i]
+        if sz != DYNAMIC_INDEX and rdim is not None and sz != rdim:
+            raise fail(op, f"expected type to be '{RankedTensorType(tuple(None if s == DYNAMIC_INDEX else s for s in sizes), result.element_type)}' or a rank-reduced version. (size mismatch)")
+        if DYNAMIC_INDEX not in (o, sz, st) and dim is not None and sz > 0 and o + (sz - 1) * st >= dim:
+            raise fail(op, f"slice along dimension {i} runs out of bounds: offset {o}, size {sz}, stride {st} in a dimension of size {dim}")
+
+
+def _verify_extract_slice(op: Operation) -> None:
+    _slice_shape(op, ranked(op, op.operands[0].type, "its source"), ranked(op, op.results[0].type, "its result"))
+
+
+def _verify_insert_slice(op: Operation) -> None:
+    dest = ranked(op, op.operands[1].type, "its destination")
+    if op.results[0].type != dest:
+        raise fail(op, "expects the result type to match the destination type")
+    _slice_shape(op, dest, ranked(op, op.operands[0].type, "its source"))
+
+
+def _verify_pad(op: Operation) -> None:
+    src = ranked(op, op.operands[0].type, "its source")
+    res = ranked(op, op.results[0].type, "its result")
+    low, high = _static(op.attributes.get("static_low")), _static(op.attributes.get("static_high"))
+    if not (len(low) == len(high) == src.rank == res.rank):
+        raise fail(op, "expects low and high padding for every dimension")
+    for i, (lo, hi, s, r) in enumerate(zip(low, high, src.shape, res.shape)):
+        if DYNAMIC_INDEX in (lo, hi) or s is None or r is None:
+            continue
+        if s + lo + hi != r:
+            raise fail(op, f"specified type '{res}' does not match the inferred type along dimension {i}")
+    if len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
+        raise fail(op, "expects a region with one block")
+
+
+def _parse_slice(r: Resolver, syn: OpSyntax) -> Operation:
+    """extract_slice, insert_slice and pad: the values, then the mixed lists."""
+    values = r.operands(syn, syn.extra["values"], list(syn.operand_types))
+    names = _PAD_ATTRS if syn.name == "tensor.pad" else _SLICE_ATTRS
+    attrs: dict[str, Attribute] = {}
+    dynamic: list[Value] = []
+    sizes = [1] * len(values)
+    for key, items in zip(names, syn.extra["mixed"]):
+        static, dyn = r.mixed(syn, items, len(values) + len(dynamic))
+        attrs[key] = DenseArrayAttr(i64, static)
+        dynamic += dyn
+        sizes.append(len(dyn))
+    attrs.update(syn.attributes)
+    props: dict[str, Attribute] = {"operandSegmentSizes": DenseArrayAttr(i32, tuple(sizes))}
+    return Operation(syn.name, values + dynamic, syn.result_types or [], attrs, r.regions(syn), properties=props)
+
+
+# --- expand_shape / collapse_shape -------------------------------------------------------------
+
+def _fits_reassociation(op: Operation) -> bool:
+    attr = op.attributes["reassociation"]
+    return (
+        len(op.operands) >= 1 and len(op.results) >= 1 and isinstance(attr, ArrayAttr)
+        and all(isinstance(g, ArrayAttr) and all(isinstance(i, IntegerAttr) for i in g.elements) for g in attr.elements)
+    )
+
+
+def _print_reassociation(attr: object) -> str:
+    assert isinstance(attr, ArrayAttr)
+    return "[" + ", ".join("[" + ", ".join(str(i.value) for i in g.elements) + "]" for g in attr.elements) + "]"  # type: ignore[attr-defined]
+
+
+def _fits_expand(op: Operation) -> bool:
+    return _fits_reassociation(op) and _mixed_fits(op.attributes["static_output_shape"], op.operands[1:])
+
+
+def _print_expand(p: Printer, op: Operation) -> str:
+    src = op.operands[0]
+    shape = _print_mixed(p, op.attributes["static_output_shape"], list(op.operands[1:]))
+    others = rest(op, "reassociation", "static_output_shape")
+    return f"tensor.expand_shape {p.value(src)} {_print_reassociation(op.attributes['reassociation'])} output_shape {shape}{p.attr_dict(others)} : {src.type} into {op.results[0].type}"
+
+
+def _print_collapse(p: Printer, op: Operation) -> str:
+    src = op.operands[0]
+    return f"tensor.collapse_shape {p.value(src)} {_print_reassociation(op.attributes['reassociation'])}{p.attr_dict(rest(op, 'reassociation'))} : {src.type} into {op.results[0].type}"
+
+
+def _verify_reshape(op: Operation) -> None:
+    src = ranked(op, op.operands[0].type, "its source")
+    res = ranked(op, op.results[0].type, "its result")
+    reassoc = op.attributes.get("reassociation")
+    if not isinstance(reassoc, ArrayAttr):
+        raise fail(op, "requires a 'reassociation' attribute")
+    groups = [[e.value for e in g.elements] for g in reassoc.elements]  # type: ignore[attr-defined]
+    collapsed, expanded = (res, src) if op.name == "tensor.collapse_shape" else (src, res)
+    if len(groups) != collapsed.rank or sorted(i for g in groups for i in g) != list(range(expanded.rank)):
+        raise fail(op, "reassociation does not match the ranks of the source and result")
+    for g, size in zip(groups, collapsed.shape):
+        dims = [expanded.shape[i] for i in g]
+        if size is not None and None not in dims:
+            prod = 1
+            for x in dims:
+                prod *= x  # type: ignore[operator]
+            if prod != size:
+                raise fail(op, f"expected dimension of size {size} to be the product of {dims}")
+
+
+def _parse_reshape(r: Resolver, syn: OpSyntax) -> Operation:
+    src = r.operands(syn, syn.extra["values"], list(syn.operand_types))
+    reassoc = ArrayAttr(tuple(ArrayAttr(tuple(IntegerAttr(i, i64) for i in g)) for g in syn.extra["reassociation"]))
+    attrs: dict[str, Attribute] = {"reassociation": reassoc}
+    dynamic: list[Value] = []
+    if syn.name == "tensor.expand_shape":
+        static, dynamic = r.mixed(syn, syn.extra["mixed"][0], 1)
+        attrs["static_output_shape"] = DenseArrayAttr(i64, static)
+    attrs.update(syn.attributes)
+    return Operation(syn.name, src + dynamic, syn.result_types or [], attrs)
+
+
+# --- tensor.extract --------------------------------------------------------------------------------
+
+def _print_extract(p: Printer, op: Operation) -> str:
+    return f"tensor.extract {p.value(op.operands[0])}[{p.values(op.operands[1:])}]{p.attr_dict(op.attributes)} : {op.operands[0].type}"
+
+
+def _verify_extract(op: Operation) -> None:
+    t = ranked(op, op.operands[0].type, "its source")
+    if len(op.operands) != 1 + t.rank:
+        raise fail(op, f"expects {t.rank} indices")
+
+
+def _parse_extract(r: Resolver, syn: OpSyntax) -> Operation:
+    ops = r.operands(syn, syn.operands, list(syn.operand_types))
+    t = syn.operand_types[0]
+    if not isinstance(t, RankedTensorType):
+        raise r.fail("'tensor.extract' expects a ranked tensor type", syn.token)
+    return Operation(syn.name, ops, [t.element_type], syn.attributes)
+
+
+def _named(hint: str):
+    return lambda op: hint
+
+
+_SLICE_SEGMENTS = ("source", "offsets", "sizes", "strides")
+
+OPS: dict[str, OpDef] = {
+    "tensor.empty": OpDef(
+        "tensor.empty", results=1, print=_print_empty, parse=_parse_empty, verify=_verify_empty, pure=True,
+    ),
+    "tensor.dim": OpDef(
+        "tensor.dim", operands=2, results=1, print=_print_dim, colon_types=_dim_types, verify=_verify_dim,
+        result_name=_named("dim"), pure=True,
+    ),
+    "tensor.extract_slice": OpDef(
+        "tensor.extract_slice", results=1, segments=_SLICE_SEGMENTS, attrs=_SLICE_ATTRS, print=_print_extract_slice, fits=_fits_slice,
+        parse=_parse_slice, verify=_verify_extract_slice, result_name=_named("extracted_slice"), pure=True,
+    ),
+    "tensor.insert_slice": OpDef(
+        "tensor.insert_slice", results=1, segments=("source", "dest") + _SLICE_SEGMENTS[1:], attrs=_SLICE_ATTRS, print=_print_insert_slice,
+        fits=_fits_insert, parse=_parse_slice, verify=_verify_insert_slice, result_name=_named("inserted_slice"), pure=True,
+    ),
+    "tensor.pad": OpDef(
+        "tensor.pad", results=1, segments=("source", "low", "high"), attrs=_PAD_ATTRS, print=_print_pad, fits=_fits_pad,
+        parse=_parse_slice, verify=_verify_pad, result_name=_named("padded"), pure=True,
+    ),
+    "tensor.expand_shape": OpDef(
+        "tensor.expand_shape", attrs=("reassociation", "static_output_shape"), print=_print_expand, fits=_fits_expand,
+        parse=_parse_reshape, verify=_verify_reshape, result_name=_named("expanded"), pure=True,
+    ),
+    "tensor.collapse_shape": OpDef(
+        "tensor.collapse_shape", attrs=("reassociation",), print=_print_collapse, fits=_fits_reassociation,
+        parse=_parse_reshape, verify=_verify_reshape, result_name=_named("collapsed"), pure=True,
+    ),
+    "tensor.extract": OpDef(
+        "tensor.extract", print=_print_extract, fits=lambda op: len(op.operands) >= 1, parse=_parse_extract, verify=_verify_extract,
+        result_name=_named("extracted"), pure=True,
+    ),
+    "tensor.cast": cast_op("tensor.cast", result_name=_named("cast"), pure=True),
+    "tensor.yield": OpDef("tensor.yield", print=print_terminator, colon_types=terminator_types, terminator=True, functional_types=False),
+    **{
+        f"tensor.{n}": OpDef(f"tensor.{n}", result_name=_named(hint), pure=True)
+        for n, hint in (("splat", "splat"), ("concat", "concat"), ("from_elements", "from_elements"), ("insert", "inserted"), ("reshape", "reshape"))
+    },
+}
+
+
+def default(name: str) -> Optional[OpDef]:
+    """Any other tensor op: free of side effects, printed generically."""
+    return OpDef(name, pure=True)

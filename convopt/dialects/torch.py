@@ -1,0 +1,180 @@
+"""torch: constants, literals, symbolic shapes, torch.operator, and every
+other op in torch-mlir's uniform form `op %a, %b {attrs} : A, B -> R`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from ..ir.attributes import FloatAttr, IntegerAttr, StringAttr, format_float
+from ..ir.core import Operation
+from ..ir.types import TORCH_BOOL, TORCH_DEVICE, TORCH_FLOAT, TORCH_INT, TORCH_NONE, TORCH_STR, FunctionType, Type, torch_type
+from .base import OpDef, cast_op, rest
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..parser.resolve import Resolver
+    from ..parser.syntax import OpSyntax
+    from ..printer import Printer
+
+
+# --- the uniform form ----------------------------------------------------------------------------
+
+def print_uniform(p: Printer, op: Operation) -> str:
+    """torch-mlir's default form: `op %a, %b {attrs} : A, B -> R`."""
+    text = op.name
+    if op.operands:
+        text += " " + p.values(op.operands)
+    text += p.attr_dict(op.attributes)
+    if not op.operands and not op.results:
+        return text  # no types to print (a `:` with nothing after it would not parse)
+    text += " : "
+    if op.operands:
+        text += p.types(v.type for v in op.operands)
+    if op.operands and op.results:
+        text += " -> "
+    if op.results:
+        text += p.types(r.type for r in op.results)
+    return text
+
+
+def _print_functional(p: Printer, op: Operation) -> str:
+    """`op %a, %b : (A, B) -> R`."""
+    fn = FunctionType(tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
+    return f"{op.name} {p.values(op.operands)}{p.attr_dict(op.attributes)} : {fn}"
+
+
+def _no_regions(op: Operation) -> bool:
+    return not op.regions
+
+
+def uniform_types(r: Resolver, syn: OpSyntax, lhs: list[Type]) -> tuple[list[Type], list[Type]]:
+    """`op %a : A` without `->`: only for ops without results or operands."""
+    if sum(count for _, count, _ in syn.results) == 0 or not syn.operands:
+        return r.uniform_types(syn, lhs)
+    raise r.fail(f"expected '->' and the result types of '{syn.name}'", syn.token)
+
+
+def uniform(name: str, **fields) -> OpDef:
+    fields.setdefault("print", print_uniform)
+    return OpDef(name, fits=_no_regions, colon_types=uniform_types, **fields)
+
+
+# --- constants ------------------------------------------------------------------------------------
+
+def _print_constant(p: Printer, op: Operation) -> str:
+    value = op.attributes.get("value")
+    others = rest(op, "value")
+    if value is None:
+        return op.name + p.attr_dict(others)
+    if isinstance(value, FloatAttr):
+        literal = format_float(value.value, value.type)
+    elif isinstance(value, IntegerAttr) and op.name.endswith(".bool"):
+        literal = "true" if value.value else "false"
+    elif isinstance(value, IntegerAttr):
+        literal = str(value.value)
+    else:
+        literal = str(value)
+    return f"{op.name} {literal}{p.attr_dict(others)}"
+
+
+def _float_name(value: float) -> str:
+    import math
+
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Inf" if value > 0 else "-Inf"
+    mant, exp = ("%.5e" % value).split("e")
+    return f"{mant}0e{exp.replace('+', '')}"
+
+
+def _constant_name(op: Operation) -> str:
+    kind = op.name.rsplit(".", 1)[1]
+    value = op.attributes.get("value")
+    if kind == "int" and isinstance(value, IntegerAttr):
+        return f"int{value.value}"
+    if kind == "float" and isinstance(value, FloatAttr):
+        return "float" + _float_name(value.value)
+    if kind == "bool" and isinstance(value, IntegerAttr):
+        return "true" if value.value else "false"
+    if kind == "device" and isinstance(value, StringAttr):
+        return value.value
+    return kind
+
+
+def _constant(kind: str, t: Type) -> OpDef:
+    name = f"torch.constant.{kind}"
+
+    def parse(r: Resolver, syn: OpSyntax) -> Operation:
+        return Operation(syn.name, [], [t], syn.attributes)
+
+    return OpDef(name, print=_print_constant, parse=parse, result_name=_constant_name, pure=True)
+
+
+# --- literals, symbolic shapes, torch.operator ------------------------------------------------------
+
+def _print_literal(p: Printer, op: Operation) -> str:
+    return f"torch.vtensor.literal({p.attr(op.attributes['value'])}){p.attr_dict(rest(op, 'value'))} : {op.results[0].type}"
+
+
+def _print_symbolic_int(p: Printer, op: Operation) -> str:
+    return f"torch.symbolic_int {op.attributes['symbol_name']}{p.attr_dict(rest(op, 'symbol_name'))} : {op.results[0].type}"
+
+
+def _parse_typed(r: Resolver, syn: OpSyntax) -> Operation:
+    """Ops whose rule gives the result types and attributes (no operands)."""
+    return Operation(syn.name, [], syn.result_types or [], syn.attributes)
+
+
+def _print_bind_shape(p: Printer, op: Operation) -> str:
+    shape = op.attributes["shape_expressions"]
+    src = op.operands[0]
+    return f"torch.bind_symbolic_shape {p.value(src)}, [{p.values(op.operands[1:])}], {shape}{p.attr_dict(rest(op, 'shape_expressions'))} : {src.type}"
+
+
+def _parse_bind_shape(r: Resolver, syn: OpSyntax) -> Operation:
+    types: list[Optional[Type]] = [syn.operand_types[0], *[torch_type("int")] * (len(syn.operands) - 1)]
+    ops = r.operands(syn, syn.operands, types)
+    return Operation(syn.name, ops, [], syn.attributes)
+
+
+def _print_operator(p: Printer, op: Operation) -> str:
+    fn = FunctionType(tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
+    text = f"torch.operator {op.attributes['name']}({p.values(op.operands)}){p.attr_dict(rest(op, 'name'))} : {fn}"
+    if op.regions:
+        text += " (" + ", ".join(p.region(r) for r in op.regions) + ")"
+    return text
+
+
+def _parse_operator(r: Resolver, syn: OpSyntax) -> Operation:
+    ops = r.operands(syn, syn.operands, list(syn.operand_types))
+    return Operation(syn.name, ops, syn.result_types or [], syn.attributes, r.regions(syn))
+
+
+def _has_result(op: Operation) -> bool:
+    return len(op.results) >= 1
+
+
+OPS: dict[str, OpDef] = {
+    **{d.name: d for d in (_constant(k, t) for k, t in (
+        ("int", TORCH_INT), ("float", TORCH_FLOAT), ("bool", TORCH_BOOL), ("none", TORCH_NONE), ("str", TORCH_STR), ("device", TORCH_DEVICE),
+    ))},
+    "torch.vtensor.literal": OpDef(
+        "torch.vtensor.literal", attrs=("value",), print=_print_literal, fits=_has_result, parse=_parse_typed, pure=True,
+    ),
+    "torch.symbolic_int": OpDef("torch.symbolic_int", attrs=("symbol_name",), print=_print_symbolic_int, fits=_has_result, parse=_parse_typed),
+    "torch.bind_symbolic_shape": OpDef(
+        "torch.bind_symbolic_shape", attrs=("shape_expressions",), print=_print_bind_shape, fits=lambda op: len(op.operands) >= 1,
+        parse=_parse_bind_shape, inline_maps=True,
+    ),
+    "torch.operator": OpDef("torch.operator", attrs=("name",), print=_print_operator, parse=_parse_operator),
+    "torch.prim.ListConstruct": uniform("torch.prim.ListConstruct", results=1, print=_print_functional, pure=True),
+    "torch.prim.TupleConstruct": uniform("torch.prim.TupleConstruct", print=_print_functional),
+    "torch.aten.size.int": uniform("torch.aten.size.int", pure=True),
+    "torch.tensor_static_info_cast": cast_op("torch.tensor_static_info_cast", colon_types=uniform_types, pure=True),
+    "torch.derefine": cast_op("torch.derefine", colon_types=uniform_types),
+}
+
+
+def default(name: str) -> OpDef:
+    """Every other torch op, in the uniform form."""
+    return uniform(name, pure=name.startswith("torch.constant."))

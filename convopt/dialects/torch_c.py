@@ -1,0 +1,31 @@
+"""torch_c: the casts between !torch.vtensor and builtin tensors."""
+
+from __future__ import annotations
+
+from ..ir.core import Operation
+from ..ir.types import ValueTensorType, builtin_tensor_type
+from .base import OpDef, fail
+from .torch import uniform
+
+
+def _verify_to_builtin(op: Operation) -> None:
+    src, res = op.operands[0].type, op.results[0].type
+    if isinstance(src, ValueTensorType) and src.shape is not None and src.dtype is not None and builtin_tensor_type(src) != res:
+        raise fail(op, f"result type '{res}' does not match operand type '{src}'")
+
+
+def _verify_from_builtin(op: Operation) -> None:
+    src, res = op.operands[0].type, op.results[0].type
+    if isinstance(res, ValueTensorType) and res.shape is not None and res.dtype is not None and builtin_tensor_type(res) != src:
+        raise fail(op, f"operand type '{src}' does not match result type '{res}'")
+
+
+OPS = {
+    "torch_c.to_builtin_tensor": uniform("torch_c.to_builtin_tensor", operands=1, results=1, verify=_verify_to_builtin, pure=True),
+    "torch_c.from_builtin_tensor": uniform("torch_c.from_builtin_tensor", operands=1, results=1, verify=_verify_from_builtin, pure=True),
+}
+
+
+def default(name: str) -> OpDef:
+    """Every other torch_c op, in the uniform form."""
+    return uniform(name, pure=True)
