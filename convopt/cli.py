@@ -18,6 +18,7 @@ from typing import Optional
 import click
 
 from . import __version__
+from .pipelines import default_pipeline
 
 SPLIT_MARKER = "// -----"
 
@@ -37,6 +38,7 @@ _LONG_OPTIONS = (
     "remarks",
     "conv-form",
     "stats",
+    "torch-mlir-stages",
     "version",
     "help",
 )
@@ -52,29 +54,6 @@ def normalize_argv(argv: list[str]) -> list[str]:
                 arg = "-" + arg
         out.append(arg)
     return out
-
-
-def default_pipeline(lower: bool, decompose: bool, target: Optional[str], legal_ops: Optional[str], torch_boundary: bool, conv_form: Optional[str]) -> str:
-    """The pipeline behind `--lower-conv-bwd` / `--decompose-conv-bwd`."""
-    opts = []
-    if target is not None:
-        opts.append(f"target={target}")
-    if legal_ops is not None:
-        opts.append(f"legal-ops={legal_ops}")
-    decompose_pass = "convopt-decompose-conv-bwd" + ("{" + " ".join(opts) + "}" if opts else "")
-    if decompose and not lower:
-        return f"builtin.module(func.func({decompose_pass}, convopt-cleanup))"
-    if target is None:
-        opts.append("target=linalg")
-    opts.append("lower=true")
-    if conv_form:
-        opts.append(f"conv-form={conv_form}")
-    form = f"{{conv-form={conv_form}}}" if conv_form else ""
-    boundary = "convopt-finalize-boundary{torch-boundary=true}" if torch_boundary else "convopt-finalize-boundary"
-    return (
-        f"builtin.module(func.func(convopt-decompose-conv-bwd{{{' '.join(opts)}}}, "
-        f"convopt-conv-bwd-to-linalg{form}, convopt-cleanup), {boundary})"
-    )
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -94,6 +73,11 @@ def default_pipeline(lower: bool, decompose: bool, target: Optional[str], legal_
 @click.option("--remarks", is_flag=True, help="Report, at each convolution_backward, which lowering was chosen and why.")
 @click.option("--conv-form", type=click.Choice(["auto", "generic", "named", "im2col"]), default=None, help="Shape of the emitted convolutions (default: auto, the fastest measured).")
 @click.option("--stats", is_flag=True, help="Print, per lowered op, executed and useful multiply-adds and the form chosen (to stderr).")
+@click.option(
+    "--torch-mlir-stages",
+    is_flag=True,
+    help="With --lower-conv-bwd, on a raw FX import: run torch-mlir's frontend stage (conv backward kept), convopt, then torch-mlir's linalg stage, in-process (needs the torch_mlir package).",
+)
 @click.version_option(__version__, "--version", prog_name="convopt")
 def main(
     input_path: str,
@@ -112,6 +96,7 @@ def main(
     remarks: bool,
     conv_form: Optional[str],
     stats: bool,
+    torch_mlir_stages: bool,
 ) -> None:
     """Lower torch-mlir's convolution backward to linalg (mlir-opt style).
 
@@ -126,6 +111,10 @@ def main(
 
         click.echo(describe_passes(), nl=False)
         return
+    if torch_mlir_stages and not lower_conv_bwd:
+        _usage_error("--torch-mlir-stages applies to --lower-conv-bwd")
+    if torch_mlir_stages and mlir_print_debuginfo:
+        _usage_error("--mlir-print-debuginfo cannot be combined with --torch-mlir-stages (torch-mlir's stages do not keep the input's locations)")
     if pass_pipeline is not None and (lower_conv_bwd or decompose_conv_bwd):
         _usage_error("--pass-pipeline cannot be combined with --lower-conv-bwd or --decompose-conv-bwd")
     if pass_pipeline is None and (lower_conv_bwd or decompose_conv_bwd):
@@ -142,6 +131,7 @@ def main(
         print_ir_after_all=print_ir_after_all,
         remarks=remarks or verify_diagnostics,
         stats=stats,
+        torch_mlir_stages=torch_mlir_stages,
     )
     sys.exit(run(options))
 

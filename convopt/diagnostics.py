@@ -102,11 +102,33 @@ def position_of(at: object) -> Optional[SourcePos]:
 
 
 class ConvoptError(Exception):
-    """Aborts processing of one input; carries the diagnostic to report."""
+    """Aborts processing of one input.
 
-    def __init__(self, diagnostic: Diagnostic):
-        super().__init__(diagnostic.message)
+    `.diagnostic` is the (first) error as a `Diagnostic`; `.diagnostics` is
+    the list of lines the command line prints for the failure, e.g.
+
+        ["in.mlir:3:8: error: use of undeclared SSA value name '%x'",
+         "  %0 = torch.aten.relu %x : ...",
+         "       ^"]
+
+    An error raised inside convopt carries one diagnostic (its lines are its
+    rendering); the error that `convopt.lower()` and the driver raise for a
+    failed run carries every line of the run (`lines=`)."""
+
+    def __init__(self, diagnostic: Optional[Diagnostic] = None, lines: Optional[list[str]] = None):
+        if diagnostic is None:
+            if not lines:
+                raise ValueError("ConvoptError needs a diagnostic or lines")
+            diagnostic = Diagnostic("error", lines[0])
+        super().__init__("\n".join(lines) if lines else diagnostic.message)
         self.diagnostic = diagnostic
+        self._lines = lines
+
+    @property
+    def diagnostics(self) -> list[str]:
+        if self._lines is not None:
+            return list(self._lines)
+        return self.diagnostic.render().split("\n")
 
 
 def error(message: str, at: Locatable = None) -> ConvoptError:

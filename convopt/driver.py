@@ -1,6 +1,11 @@
 """What one convopt invocation does, independent of the command line:
 read, split, parse, verify, run the pipeline, print, check diagnostics,
-write the output atomically."""
+write the output atomically.
+
+`run_text` turns the text of one input into the output text or raises
+`ConvoptError`; the command line (`run`) and the Python API
+(`convopt.lower`) both go through it.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ import re
 import stat
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Optional
 
@@ -16,6 +22,10 @@ from .diagnostics import ConvoptError, Diagnostic, DiagnosticEngine, SourceFile,
 
 SPLIT_LINE = re.compile(r"^// -----", re.MULTILINE)
 OUTPUT_SEPARATOR = "// -----\n"
+
+Log = Optional[Callable[[str], object]]
+"""Where the text a run prints besides its output goes (stderr for the
+command line); None drops it."""
 
 
 @dataclass
@@ -29,6 +39,7 @@ class Options:
     print_ir_after_all: bool = False
     remarks: bool = False
     stats: bool = False
+    torch_mlir_stages: bool = False  # run torch-mlir's frontend stage before the pipeline and its linalg stage after
 
 
 def read_input(path: str) -> tuple[str, bytes]:
@@ -51,11 +62,16 @@ def decode(name: str, data: bytes) -> str:
 
 
 def split_chunks(name: str, text: str) -> list[SourceFile]:
-    """Split at `// -----` lines; each chunk keeps its original line numbers."""
+    """Split at `// -----` lines; each chunk keeps its original line numbers.
+    As in mlir-opt, a chunk may be empty (a file ending with a `// -----`
+    line has an empty last chunk), except that a marker ending the file
+    without a newline does not split."""
     chunks = []
     start = 0
     line = 0
     for m in SPLIT_LINE.finditer(text):
+        if m.end() == len(text):  # mlir-opt: a "near miss", the marker stays in the chunk
+            break
         chunk = text[start : m.start()]
         chunks.append(SourceFile(name, chunk, line))
         line += chunk.count("\n") + 1
@@ -65,18 +81,25 @@ def split_chunks(name: str, text: str) -> list[SourceFile]:
     return chunks
 
 
-def process(source: SourceFile, options: Options, engine: DiagnosticEngine) -> Optional[str]:
+def process(source: SourceFile, options: Options, engine: DiagnosticEngine, log: Log = None, allow_empty: bool = False) -> Optional[str]:
     """Parse, verify, transform and print one buffer; None on error (the
-    error is in engine)."""
-    from .parser import parse
+    error is in engine).  `allow_empty` (a chunk of --split-input-file)
+    makes a buffer without ops an empty module, as mlir-opt does; `log`
+    receives the --stats lines and --print-ir-after-all dumps."""
+    if options.torch_mlir_stages:
+        from .torch_mlir_stages import process_with_stages
+
+        return process_with_stages(source, options, engine, log)
+    from .ir.core import new_module
+    from .parser import ParsedFile, _has_content, parse
     from .printer import print_module
     from .verifier import verify
 
     try:
-        parsed = parse(source)
+        parsed = ParsedFile(new_module(source.pos(1, 1))) if allow_empty and not _has_content(source.text) else parse(source)
         verify(parsed.module)
         if options.pipeline is not None:
-            run_pipeline(parsed.module, options, engine)
+            run_pipeline(parsed.module, options, engine, log)
         return print_module(parsed.module, parsed.metadata, options.debuginfo)
     except ConvoptError as e:
         engine.emit(e.diagnostic)
@@ -91,25 +114,25 @@ def process(source: SourceFile, options: Options, engine: DiagnosticEngine) -> O
         return None
 
 
-def run_pipeline(module, options: Options, engine: DiagnosticEngine) -> None:
+def run_pipeline(module, options: Options, engine: DiagnosticEngine, log: Log = None) -> None:
     from .passes import PassContext, PassManager, parse_pipeline
     from .verifier import verify
 
     def after(p, op) -> None:
         verify(op)
-        if options.print_ir_after_all:
+        if options.print_ir_after_all and log is not None:
             from .printer import Printer
 
             where = f"('{op.name}' operation: @{_sym(op)})" if op.name == "func.func" else f"('{op.name}' operation)"
-            sys.stderr.write(f"// -----// IR Dump After {p.NAME} {where} //----- //\n")
-            sys.stderr.write(Printer(options.debuginfo).print_module(op))
+            log(f"// -----// IR Dump After {p.NAME} {where} //----- //\n")
+            log(Printer(options.debuginfo).print_module(op))
 
     entries = parse_pipeline(options.pipeline or "")
     ctx = PassContext(engine, [] if options.stats else None)
     PassManager(entries, after).run(module, ctx)
-    if ctx.stats:
+    if ctx.stats and log is not None:
         for line in ctx.stats:
-            sys.stderr.write(line + "\n")
+            log(line + "\n")
 
 
 def _sym(op) -> str:
@@ -143,19 +166,72 @@ def _umask() -> int:
     return mask
 
 
-def run(options: Options) -> int:
-    """Run one invocation; returns the exit code."""
-    from .passes import PipelineError
+def check_options(options: Options) -> None:
+    """Reject a bad pipeline (and --torch-mlir-stages without torch_mlir)
+    before any input is read: ConvoptError with the `convopt: error:` line."""
+    from .passes import PipelineError, parse_pipeline
 
-    engine = DiagnosticEngine(remarks=options.remarks)
     if options.pipeline is not None:
-        try:  # reject a bad pipeline before reading any input
-            from .passes import parse_pipeline
-
+        try:
             parse_pipeline(options.pipeline)
         except PipelineError as e:
-            sys.stderr.write(f"convopt: error: {e}\n")
-            return 1
+            raise ConvoptError(lines=[f"convopt: error: {e}"]) from None
+    if options.torch_mlir_stages:
+        from .torch_mlir_stages import require_torch_mlir
+
+        require_torch_mlir()
+
+
+def run_text(text: str, options: Options, name: str = "<stdin>", log: Log = None) -> str:
+    """The output text for the input `text` (named `name` in diagnostics).
+
+    Everything the command line prints on stderr (diagnostics, remarks,
+    --stats lines, --print-ir-after-all dumps) goes to `log` as it is
+    produced.  When the run fails, raises ConvoptError whose `.diagnostics`
+    are the diagnostic lines of the run, in order."""
+    check_options(options)
+    engine = DiagnosticEngine(remarks=options.remarks)
+    chunks = split_chunks(name, text) if options.split_input_file else [SourceFile(name, text)]
+    outputs: list[str] = []
+    lines: list[str] = []
+    problems: list[str] = []
+    failed = False
+
+    def report(rendered: str) -> None:
+        lines.extend(rendered.split("\n"))
+        if log is not None:
+            log(rendered + "\n")
+
+    for chunk in chunks:
+        start = len(engine.diagnostics)
+        out = process(chunk, options, engine, log, allow_empty=options.split_input_file)
+        produced = engine.diagnostics[start:]
+        if options.verify_diagnostics:
+            problems += verify_expected(chunk, produced)
+        else:
+            for diag in produced:
+                report(diag.render())
+        if out is None:
+            failed = True
+        else:
+            outputs.append(out)
+    if options.verify_diagnostics:  # only the mismatches are reported
+        for p in problems:
+            report(p)
+        failed = bool(problems)
+    if failed:
+        first = next((d for d in engine.diagnostics if d.severity == "error"), None)
+        raise ConvoptError(first, lines=lines or ["convopt: error: processing failed"])
+    return OUTPUT_SEPARATOR.join(outputs)
+
+
+def run(options: Options) -> int:
+    """Run one invocation of the command line; returns the exit code."""
+    try:  # reject bad options before reading any input
+        check_options(options)
+    except ConvoptError as e:
+        sys.stderr.write("\n".join(e.diagnostics) + "\n")
+        return 1
     try:
         name, data = read_input(options.input_path)
     except OSError as e:
@@ -164,34 +240,12 @@ def run(options: Options) -> int:
     try:
         text = decode(name, data)
     except ConvoptError as e:
-        sys.stderr.write(e.diagnostic.render() + "\n")
+        sys.stderr.write("\n".join(e.diagnostics) + "\n")
         return 1
-    chunks = split_chunks(name, text) if options.split_input_file else [SourceFile(name, text)]
-    outputs: list[str] = []
-    problems: list[str] = []
-    failed = False
-    for chunk in chunks:
-        start = len(engine.diagnostics)
-        out = process(chunk, options, engine)
-        produced = engine.diagnostics[start:]
-        if options.verify_diagnostics:
-            problems += verify_expected(chunk, produced)
-        else:
-            for diag in produced:
-                sys.stderr.write(diag.render() + "\n")
-        if out is None:
-            failed = True
-        else:
-            outputs.append(out)
-    if options.verify_diagnostics:
-        for p in problems:
-            sys.stderr.write(p + "\n")
-        ok = not problems
-    else:
-        ok = not failed
-    result = OUTPUT_SEPARATOR.join(outputs)
-    if not ok:
-        return 1
+    try:
+        result = run_text(text, options, name, sys.stderr.write)
+    except ConvoptError:
+        return 1  # its lines went to stderr as they were produced
     try:
         if options.output_path == "-":
             sys.stdout.write(result)

@@ -26,6 +26,7 @@ REGISTRY: dict[str, str] = {
     "convopt-torch-to-linalg": "convopt.lowering.torch_to_linalg:TorchToLinalg",
     "convopt-finalize-boundary": "convopt.passes.boundary:FinalizeBoundary",
     "convopt-cleanup": "convopt.passes.cleanup:Cleanup",
+    "convopt-drop-symbolic-shapes": "convopt.passes.symbolic:DropSymbolicShapes",
 }
 
 

@@ -111,6 +111,44 @@ def test_without_split_the_marker_is_a_comment(two_funcs):
     assert "// -----" not in out and "@a()" in out and "@b(" in out
 
 
+A = "func.func @a() {\n  return\n}\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        A + "// -----\n",  # a trailing marker line: an empty last chunk
+        A + "// -----\n// -----\n" + A,  # an empty chunk in the middle
+        A + "// -----\n\n// only a comment\n",  # chunks of blank lines and comments are empty too
+        A + "// -----\n" + A + "// -----\n// -----\n",
+        A + "// -----",  # mlir-opt's "near miss": a marker ending the file without a newline does not split
+    ],
+    ids=["trailing", "middle", "comment", "several", "no-newline"],
+)
+def test_split_empty_chunks_like_torch_mlir_opt(tmp_path, text):
+    path = tmp_path / "chunks.mlir"
+    path.write_text(text)
+    out = ok(convopt("--split-input-file", path))
+    assert out == ok(torch_mlir_opt("--split-input-file", path))
+    assert b"module {\n}\n" in out or text.endswith("// -----")
+
+
+def test_split_empty_chunks_run_the_passes(tmp_path):
+    path = tmp_path / "chunks.mlir"
+    path.write_text(A + "// -----\n")
+    proc = convopt("--split-input-file", "--lower-conv-bwd", "--print-ir-after-all", path)
+    assert ok(proc).endswith(b"// -----\nmodule {\n}\n\n")
+    assert no_traceback(proc).endswith("// -----// IR Dump After convopt-finalize-boundary ('builtin.module' operation) //----- //\nmodule {\n}\n\n")
+
+
+def test_a_whole_empty_file_is_still_an_error(tmp_path):
+    path = tmp_path / "empty.mlir"
+    path.write_text("// nothing\n")
+    proc = convopt("empty.mlir", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert no_traceback(proc).startswith("empty.mlir:1:1: error: empty input")
+
+
 def test_split_chunks_keep_line_numbers(tmp_path):
     path = tmp_path / "bad.mlir"
     path.write_text("func.func @a() {\n  return\n}\n// -----\nfunc.func @b() {\n  return %x : f32\n}\n")
@@ -216,6 +254,24 @@ def test_pass_option_needs_a_pass(tmp_path):
     assert "convopt: error: --target" in no_traceback(proc)
 
 
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--torch-mlir-stages"], "--torch-mlir-stages applies to --lower-conv-bwd"),
+        (["--decompose-conv-bwd", "--torch-mlir-stages"], "--torch-mlir-stages applies to --lower-conv-bwd"),
+        (["--lower-conv-bwd", "--torch-mlir-stages", "--mlir-print-debuginfo"], "--mlir-print-debuginfo cannot be combined with --torch-mlir-stages"),
+    ],
+)
+def test_torch_mlir_stages_usage_errors(args, message):
+    proc = convopt(*args, SMALL)
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert no_traceback(proc).startswith(f"convopt: error: {message}")
+
+
+def test_torch_mlir_stages_single_dash():
+    assert ok(convopt("-lower-conv-bwd", "-torch-mlir-stages", SMALL)) == ok(convopt("--lower-conv-bwd", "--torch-mlir-stages", SMALL))
+
+
 def test_unknown_option_is_a_usage_error():
     proc = convopt("--no-such-option", SMALL)
     assert proc.returncode == 2
@@ -230,5 +286,5 @@ def test_version():
 
 def test_help_lists_options():
     out = ok(convopt("--help")).decode()
-    for option in ("-o, --output", "--lower-conv-bwd", "--pass-pipeline", "--split-input-file", "--verify-diagnostics", "--mlir-print-debuginfo", "--list-passes", "--version"):
+    for option in ("-o, --output", "--lower-conv-bwd", "--pass-pipeline", "--split-input-file", "--verify-diagnostics", "--mlir-print-debuginfo", "--list-passes", "--torch-mlir-stages", "--version"):
         assert option in out

@@ -1,0 +1,105 @@
+"""convopt's Python API: the command line's `--lower-conv-bwd` and
+`--decompose-conv-bwd` as functions from module text (or a torch-mlir
+module) to module text.
+
+    import convopt
+
+    text = convopt.lower(open("raw.mlir").read())                   # == convopt --lower-conv-bwd raw.mlir
+    text = convopt.lower(module, torch_mlir_stages=True)           # a torch_mlir.ir.Module from the FX importer
+    text = convopt.decompose(text, backend_legal_ops=[])           # == convopt --decompose-conv-bwd --backend-legal-ops=
+
+On failure they raise `convopt.ConvoptError`; its `.diagnostics` are the
+lines the command line prints on stderr.  Both run `convopt.driver.run_text`,
+the function behind the command line, so they return its bytes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any, Optional, Union
+
+from .diagnostics import ConvoptError
+from .driver import Options, decode, run_text
+from .pipelines import default_pipeline
+
+TARGETS = ("linalg", "rocmlir")
+CONV_FORMS = ("auto", "generic", "named", "im2col")
+_OP_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
+
+Input = Union[str, bytes, Any]
+"""Module text, UTF-8 bytes, or an object with `.operation.get_asm()` (a
+`torch_mlir.ir.Module`) or `.get_asm()` (an `Operation`)."""
+
+
+def lower(
+    module: Input,
+    *,
+    target: str = "linalg",
+    backend_legal_ops: Union[None, str, Iterable[str]] = None,
+    conv_form: str = "auto",
+    torch_boundary: bool = False,
+    torch_mlir_stages: bool = False,
+    name: str = "<input>",
+) -> str:
+    """Lower every `torch.aten.convolution_backward` to linalg, directly where
+    `target` (or `backend_legal_ops`) takes the op, else through the
+    decomposition; the text `convopt --lower-conv-bwd` prints.
+
+    `backend_legal_ops`: op names (a list, or one comma-separated string);
+    None keeps the target's, an empty list decomposes every op.
+    `torch_mlir_stages=True` (needs the `torch_mlir` package) reads a raw FX
+    import and returns pure linalg: torch-mlir's frontend stage, convopt,
+    torch-mlir's linalg stage.  `name` is the file name in diagnostics."""
+    _check_choice("target", target, TARGETS)
+    _check_choice("conv_form", conv_form, CONV_FORMS)
+    pipeline = default_pipeline(True, False, target, _legal_ops(backend_legal_ops), torch_boundary, None if conv_form == "auto" else conv_form)
+    return run_text(_text(module, name), Options(pipeline=pipeline, torch_mlir_stages=torch_mlir_stages), name)
+
+
+def decompose(
+    module: Input,
+    *,
+    target: Optional[str] = None,
+    backend_legal_ops: Union[None, str, Iterable[str]] = None,
+    name: str = "<input>",
+) -> str:
+    """Decompose `torch.aten.convolution_backward` into `aten.convolution`,
+    `aten.sum.dim_IntList` and shape ops (torch in, torch out): every op,
+    unless `target` or `backend_legal_ops` make it legal; the text
+    `convopt --decompose-conv-bwd` prints."""
+    if target is not None:
+        _check_choice("target", target, TARGETS)
+    pipeline = default_pipeline(False, True, target, _legal_ops(backend_legal_ops), False, None)
+    return run_text(_text(module, name), Options(pipeline=pipeline), name)
+
+
+def _text(module: Input, name: str) -> str:
+    if isinstance(module, str):
+        return module
+    if isinstance(module, (bytes, bytearray)):
+        return decode(name, bytes(module))
+    operation = getattr(module, "operation", module)
+    get_asm = getattr(operation, "get_asm", None)
+    if get_asm is None:
+        raise TypeError(f"expected module text, bytes or an MLIR module (with .operation.get_asm()), got {type(module).__name__}")
+    return str(get_asm())
+
+
+def _legal_ops(ops: Union[None, str, Iterable[str]]) -> Optional[str]:
+    if ops is None:
+        return None
+    names = [n.strip() for n in ops.split(",")] if isinstance(ops, str) else [str(n).strip() for n in ops]
+    names = [n for n in names if n]
+    for n in names:
+        if not _OP_NAME.match(n):
+            raise ValueError(f"backend_legal_ops: '{n}' is not a torch op name (e.g. 'aten.convolution_backward')")
+    return ",".join(names)
+
+
+def _check_choice(what: str, value: object, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise ValueError(f"{what} must be one of {', '.join(choices)}, not {value!r}")
+
+
+__all__ = ["ConvoptError", "decompose", "lower"]

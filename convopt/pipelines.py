@@ -1,0 +1,39 @@
+"""The pass pipelines behind `--lower-conv-bwd` and `--decompose-conv-bwd`,
+shared by the command line and the Python API (no click, nothing heavy).
+
+    default_pipeline(lower=True, decompose=False, target=None, legal_ops=None, torch_boundary=False, conv_form=None)
+    == "builtin.module(func.func(convopt-drop-symbolic-shapes, convopt-decompose-conv-bwd{target=linalg lower=true}, "
+       "convopt-conv-bwd-to-linalg, convopt-cleanup), convopt-finalize-boundary)"
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+
+def default_pipeline(lower: bool, decompose: bool, target: Optional[str], legal_ops: Optional[str], torch_boundary: bool, conv_form: Optional[str]) -> str:
+    """The pipeline text of `--lower-conv-bwd` (lower) or `--decompose-conv-bwd`
+    (decompose and not lower).  `legal_ops` is the comma-separated op list of
+    `--backend-legal-ops` (None: the target's; "": none)."""
+    opts = []
+    if target is not None:
+        opts.append(f"target={target}")
+    if legal_ops is not None:
+        opts.append(f"legal-ops={legal_ops}")
+    decompose_pass = "convopt-decompose-conv-bwd" + ("{" + " ".join(opts) + "}" if opts else "")
+    if decompose and not lower:
+        return f"builtin.module(func.func({decompose_pass}, convopt-cleanup))"
+    if target is None:
+        opts.append("target=linalg")
+    opts.append("lower=true")
+    if conv_form:
+        opts.append(f"conv-form={conv_form}")
+    form = f"{{conv-form={conv_form}}}" if conv_form else ""
+    boundary = "convopt-finalize-boundary{torch-boundary=true}" if torch_boundary else "convopt-finalize-boundary"
+    # The symbolic-shape annotations go first: nothing below reads them, and
+    # left in place they keep a lowered function's torch boundary alive and
+    # stop torch-mlir's linalg stage (it cannot legalize torch.symbolic_int).
+    return (
+        f"builtin.module(func.func(convopt-drop-symbolic-shapes, convopt-decompose-conv-bwd{{{' '.join(opts)}}}, "
+        f"convopt-conv-bwd-to-linalg{form}, convopt-cleanup), {boundary})"
+    )
