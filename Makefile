@@ -31,7 +31,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 test: unit lit
 
 unit: $(STAMP)
-	$(BIN)/python -m pytest -n $(JOBS) test/unit test/e2e
+	$(BIN)/python -m pytest -n $(JOBS) test/unit test/e2e test/models
 
 lit: $(STAMP)
 	$(BIN)/lit -sv test/lit

@@ -1,0 +1,148 @@
+"""The real-model suite: whole backward graphs (test/models/*.mlir, made by
+generate.py from model_zoo.MODELS) through every pipeline of
+model_pipelines.PIPELINES, compiled by IREE (llvm-cpu, host CPU), run, and
+compared with PyTorch eager autograd in float64.
+
+For each model and pipeline:
+* the raw file holds one convolution_backward per convolution of the model
+  (and at least one); torch-mlir's frontend stage keeps them all;
+* nothing convopt printed holds a convolution_backward, and what goes into
+  iree-compile after torch-mlir's linalg stage holds no torch dialect;
+* every result (parameter gradients, input gradients of the blocks, updated
+  BatchNorm statistics) matches: max|got - ref| / max(1, max|ref|) within
+  the model's tolerance (1e-4 unless model_zoo says why not); integer
+  results (num_batches_tracked) exactly.
+
+Run with `-rP` to see each case's errors and step times.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import logging
+import os
+import re
+import time
+from pathlib import Path
+
+import model_pipelines as mp
+import numpy as np
+import pytest
+import torch
+from model_zoo import MODELS
+
+HERE = Path(__file__).resolve().parent
+
+HAS_ONE_COMMAND = mp.convopt_has("--torch-mlir-stages")
+DROPS_SYMBOLIC_SHAPES = mp.convopt_has("convopt-drop-symbolic-shapes")
+
+TORCH_LEFT = re.compile(r"!torch\.|\btorch\.(aten|prim|prims|constant|symbolic_int|bind_symbolic_shape)\b")
+STRING = re.compile(r'"(?:[^"\\]|\\.)*"')  # string literals (cf.assert messages name torch ops)
+
+
+@functools.cache
+def case(name: str) -> tuple[list[np.ndarray], list[np.ndarray], float]:
+    """(arguments, float64 reference results, float32 eager error): the
+    arguments at the spec's run batch; the float32 eager error is how far
+    PyTorch itself in float32 is from the float64 reference (the noise floor)."""
+    spec = MODELS[name]
+    args = spec.arguments(spec.run_batch)
+    ref = spec.reference(args)
+    ref32 = spec.reference(args, torch.float32)
+    eager = max(mp.relative_error(a.numpy(), b.numpy()) for a, b in zip(ref32, ref) if b.is_floating_point())
+    to_np = lambda t: t.detach().contiguous().numpy()  # noqa: E731  (channels-last tensors: logical NCHW order)
+    return [to_np(a) for a in args], [to_np(r) for r in ref], eager
+
+
+@functools.cache
+def _load_generate():
+    """generate.py, under a name no other test directory's module can take
+    (test/inputs has a generate.py too)."""
+    loader = importlib.util.spec_from_file_location("models_generate", HERE / "generate.py")
+    assert loader is not None and loader.loader is not None
+    module = importlib.util.module_from_spec(loader)
+    loader.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def vmfb_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A directory for compiled modules shared by the session's xdist workers."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    return root / "models-vmfb"
+
+
+# torch 2.13's export deprecates a pytree spelling it uses itself (FutureWarning from copyreg).
+@pytest.mark.filterwarnings("ignore:`isinstance\\(treespec, LeafSpec\\)` is deprecated:FutureWarning")
+@pytest.mark.parametrize("name", list(MODELS))
+def test_raw_graph(name: str, caplog: pytest.LogCaptureFixture) -> None:
+    """The checked-in file is what generate.py makes now, and it is the graph
+    the spec describes."""
+    generate = _load_generate()
+    caplog.set_level(logging.WARNING, logger="torch")  # tracing logs every step at DEBUG
+
+    spec = MODELS[name]
+    text = (HERE / spec.file).read_text()
+    assert generate.render(spec) == text, f"{spec.file} is stale: run .venv/bin/python test/models/generate.py {name}"
+    n = mp.count_conv_bwd(text)
+    assert n == spec.conv_count() > 0, f"{spec.file}: {n} convolution_backward ops, the model has {spec.conv_count()} convolutions"
+    assert ("torch.symbolic_int" in text and "torch.bind_symbolic_shape" in text) == spec.dynamic_batch
+    signature = next(line for line in text.splitlines() if "func.func @main" in line)
+    assert ("[?," in signature) == spec.dynamic_batch
+    results = signature.split("->", 1)[1]
+    assert results.count("!torch.vtensor") == len(spec.result_names())
+
+
+@pytest.mark.parametrize("pipeline", list(mp.PIPELINES))
+@pytest.mark.parametrize("name", list(MODELS))
+def test_model(name: str, pipeline: str, tmp_path: Path, vmfb_cache: Path, request: pytest.FixtureRequest) -> None:
+    spec = MODELS[name]
+    if pipeline == "one-command" and not HAS_ONE_COMMAND:
+        pytest.skip("convopt has no --torch-mlir-stages yet")
+    if pipeline == "torch-mlir-stages" and spec.dynamic_batch and not DROPS_SYMBOLIC_SHAPES:
+        request.applymarker(pytest.mark.xfail(raises=mp.StepFailed, strict=True,
+                                              reason="torch-mlir's linalg stage cannot legalize torch.symbolic_int; convopt does not drop it yet"))
+    raw = HERE / spec.file
+    n_conv = mp.count_conv_bwd(raw.read_text())
+    assert n_conv == spec.conv_count() > 0
+
+    times = {}
+    t0 = time.perf_counter()
+    lowered = mp.PIPELINES[pipeline](raw, tmp_path)
+    times["lower"] = time.perf_counter() - t0
+    for path in lowered.convopt_outputs:
+        left = mp.count_conv_bwd(path.read_text())
+        assert left == 0 and mp.CONV_BWD not in path.read_text(), f"{path}: convopt left {left} of {n_conv} convolution_backward ops"
+    if "frontend" in lowered.stages:
+        kept = mp.count_conv_bwd(lowered.stages["frontend"].read_text())
+        assert kept == n_conv, f"torch-mlir's frontend stage kept {kept} of {n_conv} convolution_backward ops"
+    if lowered.input_type != "torch":
+        m = TORCH_LEFT.search(STRING.sub('""', lowered.path.read_text()))
+        assert m is None, f"{lowered.path}: torch dialect left after the linalg stage ({m.group(0) if m else ''})"
+
+    t0 = time.perf_counter()
+    vmfb, cached = mp.compile_vmfb(lowered, tmp_path, vmfb_cache)
+    times["iree-compile (same module compiled before)" if cached else "iree-compile"] = time.perf_counter() - t0
+
+    args, ref, eager_error = case(name)
+    t0 = time.perf_counter()
+    got = mp.run_vmfb(vmfb, args)
+    times["run"] = time.perf_counter() - t0
+
+    names = spec.result_names()
+    assert len(got) == len(ref) == len(names), f"{len(got)} results, expected {len(ref)}"
+    errors = {}
+    for res_name, g, r in zip(names, got, ref):
+        assert g.shape == r.shape, f"{res_name}: shape {g.shape} != {r.shape}"
+        if np.issubdtype(r.dtype, np.integer):
+            assert np.array_equal(g, r), f"{res_name}: {g} != {r}"
+            continue
+        errors[res_name] = mp.relative_error(g, r)
+    worst = max(errors, key=errors.__getitem__)
+    print(f"{name} / {pipeline}: {n_conv} convolution_backward, max relative error {errors[worst]:.2e} ({worst}), "
+          f"float32 eager {eager_error:.2e}; " + ", ".join(f"{k} {v:.1f}s" for k, v in times.items()))
+    bad = {k: v for k, v in errors.items() if v > spec.tolerance}
+    assert not bad, f"{name} / {pipeline}: relative errors above {spec.tolerance}: " + ", ".join(f"{k} {v:.3g}" for k, v in bad.items())
