@@ -37,8 +37,8 @@ from ..ir.types import ValueTensorType, vtensor
 from ..passes import PassContext
 from .conv_bwd import replace_results
 from .conv_spec import CONV_BWD, conv_output_size, read_conv_backward, wanted_results
-from .kernels import KernelPass
 from .legality import TARGETS, describe, target_rejects
+from .options import KernelPass
 from .torch_emit import TorchEmitter
 from .torch_to_linalg import lower_ops
 
@@ -138,4 +138,4 @@ class DecomposeConvBwd(KernelPass):
             ctx.diagnostics.remark(f"decomposed: {why}", conv)
             created = decompose(conv)
             if self.lower:
-                lower_ops(created, self.peel, ctx.stats, self.conv_form)
+                lower_ops(created, self.peel_policy, ctx.stats, self.form)

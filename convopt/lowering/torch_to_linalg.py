@@ -30,7 +30,11 @@ from ..ir.types import FloatType, RankedTensorType, ValueTensorType, i64, ranked
 from ..passes import PassContext
 from .conv_spec import constant_bool, constant_int, constant_list, invalid, is_none, read_conv, unsupported
 from .emit import Emitter, Ix, add_extended, unit_groups
-from .kernels import A_LAYOUT, B_LAYOUT, W_LAYOUT, KernelPass, KernelStats, Rel, accumulator_type, emit_kernel
+from .kernels import emit_kernel
+from .options import KernelPass
+from .relation import Kind, Rel
+from .request import Form, KernelRequest, Peel, accumulator_type
+from .roles import A_LAYOUT, B_LAYOUT, W_LAYOUT
 
 
 def _emitter(op: Operation) -> Emitter:
@@ -90,7 +94,7 @@ def _folded_slices(op: Operation, rank: int) -> list[Operation]:
     return chain
 
 
-def lower_convolution(op: Operation, peel: str = "auto", stats: Optional[list[str]] = None, form: str = "auto") -> None:
+def lower_convolution(op: Operation, peel: Peel = Peel.AUTO, stats: Optional[list[str]] = None, form: Form = Form.AUTO) -> None:
     x, w, bias, stride, padding, dilation, transposed, output_padding, groups = op.operands
     spec = read_conv(op, x, w, stride, padding, dilation, transposed, output_padding, groups)
     em = _emitter(op)
@@ -128,14 +132,14 @@ def lower_convolution(op: Operation, peel: str = "auto", stats: Optional[list[st
     ca: Ix = em.floordiv(em.dim(wb, 0), G)
     cb: Ix = em.dim(wb, 1)
     if spec.transposed:  # y = scatter of x: A = x, output B-shaped
-        rels = [Rel(spec.stride[i], spec.dilation[i], spec.padding[i], kernel[i], em.dim(xb, 2 + i), out[i]) for i in spec.spatial]
-        kind, layouts, out_layout = "scatter", (A_LAYOUT, W_LAYOUT), B_LAYOUT
+        rels = [Rel(S=spec.stride[i], D=spec.dilation[i], P=spec.padding[i], K=kernel[i], Ns=em.dim(xb, 2 + i), Nb=out[i]) for i in spec.spatial]
+        kind, layouts, out_layout = Kind.SCATTER, (A_LAYOUT, W_LAYOUT), B_LAYOUT
     else:  # y = gather of x: B = x, output A-shaped
-        rels = [Rel(spec.stride[i], spec.dilation[i], spec.padding[i], kernel[i], out[i], em.dim(xb, 2 + i)) for i in spec.spatial]
-        kind, layouts, out_layout = "gather", (B_LAYOUT, W_LAYOUT), A_LAYOUT
+        rels = [Rel(S=spec.stride[i], D=spec.dilation[i], P=spec.padding[i], K=kernel[i], Ns=out[i], Nb=em.dim(xb, 2 + i)) for i in spec.spatial]
+        kind, layouts, out_layout = Kind.GATHER, (B_LAYOUT, W_LAYOUT), A_LAYOUT
     roles: dict[str, Ix] = {"n": batch, "g": G, "ca": ca, "cb": cb}
-    kstats = KernelStats()
-    acc = emit_kernel(em, kind, (xb, wb), layouts, out_layout, rels, roles, out, acc_type, peel, kstats, form)
+    req = KernelRequest(kind=kind, ins=(xb, wb), layouts=layouts, out_layout=out_layout, rels=rels, roles=roles, out_spatial=out, acc_type=acc_type, peel=peel, form=form)
+    acc, kstats = emit_kernel(em, req)
     if not is_none(bias):
         acc = _add_bias(em, acc, _builtin(em, bias), acc_type)
     if stats is not None:
@@ -270,7 +274,7 @@ LOWERINGS: dict[str, Callable[..., None]] = {
 }
 
 
-def lower_ops(ops: list[Operation], peel: str = "auto", stats: Optional[list[str]] = None, form: str = "auto") -> None:
+def lower_ops(ops: list[Operation], peel: Peel = Peel.AUTO, stats: Optional[list[str]] = None, form: Form = Form.AUTO) -> None:
     """Lower the given ops (in program order) that have a lowering; ops
     erased meanwhile (slices folded into a convolution) are skipped."""
     for op in ops:
@@ -291,5 +295,5 @@ class TorchToLinalg(KernelPass):
     ANCHOR = "func.func"
 
     def run(self, op: Operation, ctx: PassContext) -> None:
-        lower_ops([o for o in op.walk() if o.name in LOWERINGS], self.peel, ctx.stats, self.conv_form)
+        lower_ops([o for o in op.walk() if o.name in LOWERINGS], self.peel_policy, ctx.stats, self.form)
 
