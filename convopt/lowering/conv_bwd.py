@@ -29,10 +29,11 @@ from ..ir.builder import Builder
 from ..ir.core import Operation, Value
 from ..ir.types import FloatType, ValueTensorType, ranked
 from ..passes import PassContext
+from ..rewrite import RewritePattern, Rewriter, apply_patterns_to
 from .conv_spec import CONV_BWD, ConvBackward, read_conv_backward, wanted_results
 from .emit import Emitter, Ix
 from .kernels import emit_kernel
-from .options import KernelPass
+from .options import ERASE_DEAD, KernelPass
 from .relation import Kind, Rel
 from .request import Form, KernelRequest, Peel, accumulator_type
 from .roles import A_LAYOUT, B_LAYOUT, W_LAYOUT
@@ -103,7 +104,7 @@ def finish(em: Emitter, acc: Value, dtype: FloatType, like: object) -> Value:
     return value
 
 
-def lower_conv_backward(op: Operation, peel: Peel = Peel.AUTO, stats: Optional[list[str]] = None, form: Form = Form.AUTO) -> None:
+def lower_conv_backward(op: Operation, rewriter: Rewriter, peel: Peel = Peel.AUTO, stats: Optional[list[str]] = None, form: Form = Form.AUTO) -> None:
     cb = read_conv_backward(op)
     spec = cb.spec
     func = op.ancestor("func.func")
@@ -140,19 +141,31 @@ def lower_conv_backward(op: Operation, peel: Peel = Peel.AUTO, stats: Optional[l
         for name, k in report:
             eff = f"{useful / k.executed:.3f}" if useful and k.executed else "n/a (dynamic shape)"
             stats.append(f"{position_of(op)}: {CONV_BWD} {name}: form={k.form} ops={k.ops} executed_macs={k.executed or 'dynamic'} useful_macs={useful or 'dynamic'} efficiency={eff}")
-    replace_results(op, values)
+    replace_results(op, values, rewriter)
 
 
-def replace_results(op: Operation, values: list[Optional[Value]]) -> None:
+def replace_results(op: Operation, values: list[Optional[Value]], rewriter: Rewriter) -> None:
     """Replace op's results (unrequested ones that are still used by a
     `torch.constant.none`) and erase op."""
     builder = Builder.before(op)
-    for result, value in zip(op.results, values):
-        if value is None and result.has_uses():
-            value = builder.value("torch.constant.none", [], result.type)
-        if value is not None:
-            result.replace_all_uses_with(value)
-    op.erase()
+    for i, result in enumerate(op.results):
+        if values[i] is None and result.has_uses():
+            values[i] = builder.value("torch.constant.none", [], result.type)
+    rewriter.replace_op(op, values)
+
+
+@dataclass(frozen=True)
+class LowerConvBwd(RewritePattern):
+    """convolution_backward directly to kernels (one per requested gradient)."""
+
+    root = CONV_BWD
+    peel: Peel = Peel.AUTO
+    form: Form = Form.AUTO
+    stats: Optional[list[str]] = None
+
+    def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
+        lower_conv_backward(op, rewriter, self.peel, self.stats, self.form)
+        return True
 
 
 @dataclass(frozen=True)
@@ -162,5 +175,4 @@ class ConvBwdToLinalg(KernelPass):
     ANCHOR = "func.func"
 
     def run(self, op: Operation, ctx: PassContext) -> None:
-        for target in [o for o in op.walk() if o.name == CONV_BWD]:
-            lower_conv_backward(target, self.peel_policy, ctx.stats, self.form)
+        apply_patterns_to(op, [LowerConvBwd(peel=self.peel_policy, form=self.form, stats=ctx.stats)], erase_dead=ERASE_DEAD)

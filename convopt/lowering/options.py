@@ -7,6 +7,12 @@ from dataclasses import dataclass, field
 from ..passes import Pass
 from .request import Form, Peel
 
+ERASE_DEAD = False
+"""Whether the kernel passes erase the pure ops their rewrites leave unused
+(rewrite.apply_patterns).  Off: they leave them to convopt-cleanup, as they
+always did, so that the IR after each pass (`--print-ir-after-all`, pipelines
+without cleanup) is unchanged; the default pipelines print the same either way."""
+
 FORMS = tuple(f.value for f in Form)
 PEELS = tuple(p.value for p in Peel)
 
