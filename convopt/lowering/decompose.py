@@ -24,6 +24,10 @@ of a regular convolution, input of a transposed one), B the other side, both
 Slices appear only where the convolution computes more positions than the
 gradient has (output_padding >= stride, an uneven division, a dynamic size).
 Only the results output_mask asks for are built.
+
+The decomposition is a rewrite pattern (DecomposeConvBwdPattern); with
+`lower=true` the pass applies the torch-to-linalg patterns to the ops each
+decomposition created.
 """
 
 from __future__ import annotations

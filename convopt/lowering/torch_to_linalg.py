@@ -9,9 +9,12 @@
     aten.sum.dim_IntList      y[kept...] = sum_{reduced...} x[...]
     tensor_static_info_cast   tensor.cast
 
-Each lowering reads its torch operands through `torch_c.to_builtin_tensor`
-(folding away a `from_builtin_tensor` of a value lowered just before) and
-hands its result back through `torch_c.from_builtin_tensor`.
+Each lowering is a rewrite pattern on its op (torch_to_linalg_patterns: the
+pass applies them, and so does convopt-decompose-conv-bwd{lower=true} to the
+ops its decomposition creates).  It reads its torch operands through
+`torch_c.to_builtin_tensor` (folding away a `from_builtin_tensor` of a value
+lowered just before) and hands its result back through
+`torch_c.from_builtin_tensor`.
 """
 
 from __future__ import annotations
