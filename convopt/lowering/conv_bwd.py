@@ -21,7 +21,7 @@ when the whole function is lowered.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from ..diagnostics import position_of
@@ -29,9 +29,14 @@ from ..ir.builder import Builder
 from ..ir.core import Operation, Value
 from ..ir.types import FloatType, ValueTensorType, ranked
 from ..passes import PassContext
+from ..rewrite import RewritePattern, Rewriter, apply_patterns_to
 from .conv_spec import CONV_BWD, ConvBackward, read_conv_backward, wanted_results
 from .emit import Emitter, Ix
-from .kernels import A_LAYOUT, B_LAYOUT, W_LAYOUT, KernelPass, KernelStats, Rel, accumulator_type, emit_kernel
+from .kernels import emit_kernel
+from .options import ERASE_DEAD, KernelPass
+from .relation import Kind, Rel
+from .request import Form, KernelRequest, Peel, accumulator_type
+from .roles import A_LAYOUT, B_LAYOUT, W_LAYOUT
 
 
 @dataclass
@@ -69,7 +74,7 @@ def make_operands(em: Emitter, conv: ConvBackward, A: Value, B: Value, W: Value)
     batch: Ix = static_batch[0] if static_batch else em.dim(A, 0)
     channels: tuple[Ix, Ix] = (ca if ca is not None else em.floordiv(em.dim(W, 0), G), cb if cb is not None else em.dim(W, 1))
     kernel: list[Ix] = [em.dim(W, 2 + i) for i in spec.spatial]
-    rels = [Rel(spec.stride[i], spec.dilation[i], spec.padding[i], kernel[i], em.dim(A, 2 + i), em.dim(B, 2 + i)) for i in spec.spatial]
+    rels = [Rel(S=spec.stride[i], D=spec.dilation[i], P=spec.padding[i], K=kernel[i], Ns=em.dim(A, 2 + i), Nb=em.dim(B, 2 + i)) for i in spec.spatial]
     return Operands(conv, A, B, W, batch, channels, kernel, rels)
 
 
@@ -99,7 +104,7 @@ def finish(em: Emitter, acc: Value, dtype: FloatType, like: object) -> Value:
     return value
 
 
-def lower_conv_backward(op: Operation, peel: str = "auto", stats: Optional[list[str]] = None, form: str = "auto") -> None:
+def lower_conv_backward(op: Operation, rewriter: Rewriter, peel: Peel = Peel.AUTO, stats: Optional[list[str]] = None, form: Form = Form.AUTO) -> None:
     cb = read_conv_backward(op)
     spec = cb.spec
     func = op.ancestor("func.func")
@@ -114,17 +119,20 @@ def lower_conv_backward(op: Operation, peel: str = "auto", stats: Optional[list[
     values: list[Optional[Value]] = [None, None, None]
     useful = useful_macs(ops)
     report = []
+    weight = KernelRequest(
+        kind=Kind.WEIGHT, ins=(A, B), layouts=(A_LAYOUT, B_LAYOUT), out_layout=W_LAYOUT, rels=ops.rels, roles=ops.roles(),
+        out_spatial=ops.kernel, acc_type=acc_type, peel=peel, form=form,
+    )
     if wanted[0]:
-        kstats = KernelStats()
         if spec.transposed:  # grad_input = gather of grad_output: A-shaped
-            acc = emit_kernel(em, "gather", (B, w), (B_LAYOUT, W_LAYOUT), A_LAYOUT, ops.rels, ops.roles(), [r.Ns for r in ops.rels], acc_type, peel, stats=kstats, form=form)
+            req = replace(weight, kind=Kind.GATHER, ins=(B, w), layouts=(B_LAYOUT, W_LAYOUT), out_layout=A_LAYOUT, out_spatial=[r.Ns for r in ops.rels])
         else:  # grad_input = scatter of grad_output: B-shaped
-            acc = emit_kernel(em, "scatter", (A, w), (A_LAYOUT, W_LAYOUT), B_LAYOUT, ops.rels, ops.roles(), [r.Nb for r in ops.rels], acc_type, peel, stats=kstats, form=form)
+            req = replace(weight, kind=Kind.SCATTER, ins=(A, w), layouts=(A_LAYOUT, W_LAYOUT), out_layout=B_LAYOUT, out_spatial=[r.Nb for r in ops.rels])
+        acc, kstats = emit_kernel(em, req)
         values[0] = finish(em, acc, spec.dtype, op.results[0].type)
         report.append(("grad_input", kstats))
     if wanted[1]:
-        kstats = KernelStats()
-        acc = emit_kernel(em, "weight", (A, B), (A_LAYOUT, B_LAYOUT), W_LAYOUT, ops.rels, ops.roles(), ops.kernel, acc_type, peel, stats=kstats, form=form)
+        acc, kstats = emit_kernel(em, weight)
         values[1] = finish(em, acc, spec.dtype, op.results[1].type)
         report.append(("grad_weight", kstats))
     if wanted[2]:
@@ -133,19 +141,31 @@ def lower_conv_backward(op: Operation, peel: str = "auto", stats: Optional[list[
         for name, k in report:
             eff = f"{useful / k.executed:.3f}" if useful and k.executed else "n/a (dynamic shape)"
             stats.append(f"{position_of(op)}: {CONV_BWD} {name}: form={k.form} ops={k.ops} executed_macs={k.executed or 'dynamic'} useful_macs={useful or 'dynamic'} efficiency={eff}")
-    replace_results(op, values)
+    replace_results(op, values, rewriter)
 
 
-def replace_results(op: Operation, values: list[Optional[Value]]) -> None:
+def replace_results(op: Operation, values: list[Optional[Value]], rewriter: Rewriter) -> None:
     """Replace op's results (unrequested ones that are still used by a
     `torch.constant.none`) and erase op."""
     builder = Builder.before(op)
-    for result, value in zip(op.results, values):
-        if value is None and result.has_uses():
-            value = builder.value("torch.constant.none", [], result.type)
-        if value is not None:
-            result.replace_all_uses_with(value)
-    op.erase()
+    for i, result in enumerate(op.results):
+        if values[i] is None and result.has_uses():
+            values[i] = builder.value("torch.constant.none", [], result.type)
+    rewriter.replace_op(op, values)
+
+
+@dataclass(frozen=True)
+class LowerConvBwd(RewritePattern):
+    """convolution_backward directly to kernels (one per requested gradient)."""
+
+    root = CONV_BWD
+    peel: Peel = Peel.AUTO
+    form: Form = Form.AUTO
+    stats: Optional[list[str]] = None
+
+    def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
+        lower_conv_backward(op, rewriter, self.peel, self.stats, self.form)
+        return True
 
 
 @dataclass(frozen=True)
@@ -155,5 +175,4 @@ class ConvBwdToLinalg(KernelPass):
     ANCHOR = "func.func"
 
     def run(self, op: Operation, ctx: PassContext) -> None:
-        for target in [o for o in op.walk() if o.name == CONV_BWD]:
-            lower_conv_backward(target, self.peel, ctx.stats, self.conv_form)
+        apply_patterns_to(op, [LowerConvBwd(peel=self.peel_policy, form=self.form, stats=ctx.stats)], erase_dead=ERASE_DEAD)

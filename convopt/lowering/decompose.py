@@ -24,6 +24,10 @@ of a regular convolution, input of a transposed one), B the other side, both
 Slices appear only where the convolution computes more positions than the
 gradient has (output_padding >= stride, an uneven division, a dynamic size).
 Only the results output_mask asks for are built.
+
+The decomposition is a rewrite pattern (DecomposeConvBwdPattern); with
+`lower=true` the pass applies the torch-to-linalg patterns to the ops each
+decomposition created.
 """
 
 from __future__ import annotations
@@ -31,20 +35,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from ..diagnostics import DiagnosticEngine
 from ..ir.builder import Builder
 from ..ir.core import Operation, Value
 from ..ir.types import ValueTensorType, vtensor
 from ..passes import PassContext
+from ..rewrite import RewritePattern, Rewriter, apply_patterns
 from .conv_bwd import replace_results
 from .conv_spec import CONV_BWD, conv_output_size, read_conv_backward, wanted_results
-from .kernels import KernelPass
 from .legality import TARGETS, describe, target_rejects
+from .options import ERASE_DEAD, KernelPass
 from .torch_emit import TorchEmitter
-from .torch_to_linalg import lower_ops
+from .torch_to_linalg import torch_to_linalg_patterns
 
 
-def decompose(op: Operation) -> list[Operation]:
-    """Replace op by its decomposition; returns the ops created, in order."""
+def decompose(op: Operation, rewriter: Rewriter) -> None:
+    """Replace op by its decomposition (the ops created, in order, reported
+    to the rewriter)."""
     cb = read_conv_backward(op)
     spec = cb.spec
     t = TorchEmitter(Builder.before(op))
@@ -94,8 +101,33 @@ def decompose(op: Operation) -> list[Operation]:
         declared = op.results[i].type
         if v is not None and isinstance(declared, ValueTensorType) and v.type != declared:
             values[i] = t.static_info_cast(v, declared)
-    replace_results(op, values)
-    return t.created
+    rewriter.notify_created(t.created)
+    replace_results(op, values, rewriter)
+
+
+@dataclass(frozen=True)
+class DecomposeConvBwdPattern(RewritePattern):
+    """Decompose a convolution_backward the backend does not take (with a
+    remark saying why, or why it stays)."""
+
+    root = CONV_BWD
+    legal_kinds: frozenset[str]
+    target: str
+    diagnostics: DiagnosticEngine
+
+    def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
+        spec = read_conv_backward(op).spec
+        why: Optional[str] = None
+        if "aten.convolution_backward" not in self.legal_kinds:
+            why = "aten.convolution_backward is not a backend-legal op"
+        else:
+            why = target_rejects(self.target, spec)
+        if why is None:
+            self.diagnostics.remark(f"lowered directly: {describe(spec)} is legal for target {self.target}", op)
+            return False
+        self.diagnostics.remark(f"decomposed: {why}", op)
+        decompose(op, rewriter)
+        return True
 
 
 @dataclass(frozen=True)
@@ -123,19 +155,13 @@ class DecomposeConvBwd(KernelPass):
         return {k.removeprefix("torch.") for k in kinds}
 
     def run(self, op: Operation, ctx: PassContext) -> None:
-        kinds = self.legal_kinds()
-        target = self.target or "linalg"
+        """Decompose; with lower, apply the torch-to-linalg patterns to the
+        ops each decomposition created, right after it (before the next
+        convolution_backward is looked at, as a greedy driver visits the ops
+        a rewrite creates)."""
+        decomposition = [DecomposeConvBwdPattern(legal_kinds=frozenset(self.legal_kinds()), target=self.target or "linalg", diagnostics=ctx.diagnostics)]
+        lowering = torch_to_linalg_patterns(self.peel_policy, self.form, ctx.stats) if self.lower else []
         for conv in [o for o in op.walk() if o.name == CONV_BWD]:
-            spec = read_conv_backward(conv).spec
-            why: Optional[str] = None
-            if "aten.convolution_backward" not in kinds:
-                why = "aten.convolution_backward is not a backend-legal op"
-            else:
-                why = target_rejects(target, spec)
-            if why is None:
-                ctx.diagnostics.remark(f"lowered directly: {describe(spec)} is legal for target {target}", conv)
-                continue
-            ctx.diagnostics.remark(f"decomposed: {why}", conv)
-            created = decompose(conv)
-            if self.lower:
-                lower_ops(created, self.peel, ctx.stats, self.conv_form)
+            created = apply_patterns([conv], decomposition, erase_dead=ERASE_DEAD)
+            if lowering:
+                apply_patterns(created, lowering, erase_dead=ERASE_DEAD)

@@ -19,21 +19,44 @@ add; each adds exactly the positions its tap reaches in bounds.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
-from typing import Optional
+from dataclasses import dataclass
+from typing import NamedTuple, Optional
 
 from ..ir.affine import AffineExpr, AffineMap, d
 from ..ir.attributes import DenseArrayAttr
 from ..ir.core import Value
 from ..ir.types import FloatType, i64, ranked
 from .emit import Emitter, Ix, unit_groups
+from .outputs import Outputs
+from .relation import Kind, Rel, Span, tap_range
+from .request import KernelRequest, KernelStats
+from .tiles import Combo, KernelPlan, Tile
 
 
-def _named(roles: Sequence[str], nd: int, spatial: str) -> list[str]:
-    return list(roles) + [f"{spatial}{i}" for i in range(nd)]
+class Dim(NamedTuple):
+    """A named dim of the matmul forms: a channel role (n, g, ca, cb), or,
+    with `spatial` = i, the kernel tap k_i ("k") or the strided position s_i
+    ("s") of spatial dim i."""
+
+    name: str
+    spatial: Optional[int] = None
 
 
-def reorder(em: Emitter, v: Value, names: list[str], order: list[str]) -> Value:
+def role_dims(roles: Sequence[str]) -> list[Dim]:
+    return [Dim(r) for r in roles]
+
+
+def tap_dims(nd: int) -> list[Dim]:
+    return [Dim("k", i) for i in range(nd)]
+
+
+def position_dims(nd: int) -> list[Dim]:
+    return [Dim("s", i) for i in range(nd)]
+
+
+def reorder(em: Emitter, v: Value, names: list[Dim], order: list[Dim]) -> Value:
     """Transpose v, whose dims are `names`, into `order` (no-op if equal)."""
     if names == order:
         return v
@@ -67,74 +90,94 @@ def batched_matmul(em: Emitter, lhs: Value, rhs: Value, batched: bool, acc_type:
     return em.structured("linalg.batch_matmul" if batched else "linalg.matmul", [lhs, rhs], [init])[0]
 
 
-def im2col(em: Emitter, b: Value, b_roles: list[str], order: list[str], rels, offsets: Sequence[Ix]) -> Value:
+def matmul_macs(em: Emitter, lhs: Value, rhs: Value) -> int:
+    """m*k*n (times the batch) of a (batched) matmul; 0 if dynamic."""
+    dims = em.shape(lhs) + [em.shape(rhs)[-1]]
+    total = 1
+    for x in dims:
+        if not isinstance(x, int):
+            return 0
+        total *= x
+    return total
+
+
+def im2col(em: Emitter, b: Value, b_roles: list[Dim], order: list[Dim], rels: Sequence[Rel], offsets: Sequence[int]) -> Value:
     """cols[order...] = B[.., S*s + D*k + offset] over the named dims of order
     (roles, k0.., s0..); B is [b_roles..., b0..] (already padded so that
     every index is in bounds: offset = left padding - P)."""
     b_shape = em.shape(b)
-    size_of: dict[str, Ix] = {}
+    size_of: dict[Dim, Ix] = {}
     for i, r in enumerate(b_roles):
         size_of[r] = b_shape[i]
     for i, rel in enumerate(rels):
-        size_of[f"k{i}"] = rel.K
-        size_of[f"s{i}"] = rel.Ns
+        size_of[Dim("k", i)] = rel.K
+        size_of[Dim("s", i)] = rel.Ns
     loop = {name: j for j, name in enumerate(order)}
     exprs: list[AffineExpr] = [d(loop[r]) for r in b_roles]
     for i, rel in enumerate(rels):
-        exprs.append(d(loop[f"s{i}"]) * rel.S + d(loop[f"k{i}"]) * rel.D + offsets[i])
+        exprs.append(d(loop[Dim("s", i)]) * rel.S + d(loop[Dim("k", i)]) * rel.D + offsets[i])
     n = len(order)
     out = em.empty([size_of[name] for name in order], ranked(b.type).element_type)
     maps = [AffineMap.from_exprs(n, exprs), AffineMap.identity(n)]
     return em.generic([b], [out], maps, ["parallel"] * n, lambda bb, a: [a[0]])[0]
 
 
-def col2im_taps(em: Emitter, cols: Value, cols_order: list[str], out_lead: list[Ix], out_roles: list[str], rels, tap_ranges, acc_type: FloatType) -> Value:
+TapChoice = tuple[tuple[int, tuple[int, Ix]], ...]
+"""One tap per spatial dim: (k, (first s, count))."""
+
+
+def _tap_spans(rels: Sequence[Rel], tap: TapChoice) -> list[Span]:
+    """The output positions b = S*s + D*k - P a tap reaches, per dim."""
+    return [Span(offset=rels[i].S * lo + rels[i].D * k - rels[i].P, size=cnt, stride=rels[i].S) for i, (k, (lo, cnt)) in enumerate(tap)]
+
+
+def _tap_slice(em: Emitter, cols: Value, cols_order: list[Dim], tap: TapChoice) -> Value:
+    """The columns of one tap: its k fixed (size 1), its s range."""
+    c_shape = em.shape(cols)
+    c_off: list[Ix] = []
+    c_sizes: list[Ix] = []
+    for j, dim in enumerate(cols_order):
+        if dim.name == "k":
+            assert dim.spatial is not None
+            c_off.append(tap[dim.spatial][0])
+            c_sizes.append(1)
+        elif dim.name == "s":
+            assert dim.spatial is not None
+            lo, cnt = tap[dim.spatial][1]
+            c_off.append(lo)
+            c_sizes.append(cnt)
+        else:
+            c_off.append(0)
+            c_sizes.append(c_shape[j])
+    return em.extract_slice(cols, c_off, c_sizes, [1] * len(cols_order))
+
+
+def col2im_taps(em: Emitter, cols: Value, cols_order: list[Dim], out_lead: list[Ix], out_roles: list[Dim], rels: Sequence[Rel], tap_ranges, acc_type: FloatType) -> Value:
     """out[.., S*s + D*k - P] += cols[.., k, .., s] for every tap k, over the
     s it reaches in bounds (tap_ranges[i][k] = (first s, count) or None).
     The taps of one phase of a strided output add up in a dense tensor
-    (kernels.Outputs); a tap alone in its phase is just copied."""
-    import itertools
-
-    from .kernels import Outputs, Span
-
+    (outputs.Outputs); a tap alone in its phase is just copied."""
     nd = len(rels)
-    taps = list(itertools.product(*[[(k, rng) for k, rng in enumerate(tap_ranges[i]) if rng is not None] for i in range(nd)]))
-
-    def spans(tap) -> list[Span]:
-        return [Span(rels[i].S * lo + rels[i].D * k - rels[i].P, cnt, rels[i].S) for i, (k, (lo, cnt)) in enumerate(tap)]
-
-    outputs = Outputs(em, out_lead, [rel.Nb for rel in rels], acc_type, [spans(t) for t in taps])
-    names = out_roles + [f"s{i}" for i in range(nd)]
+    taps: list[TapChoice] = list(itertools.product(*[[(k, rng) for k, rng in enumerate(tap_ranges[i]) if rng is not None] for i in range(nd)]))
+    outputs = Outputs(em, out_lead, [rel.Nb for rel in rels], acc_type, [_tap_spans(rels, t) for t in taps])
+    names = out_roles + position_dims(nd)
     loop = {name: j for j, name in enumerate(names)}
-    exprs: list[AffineExpr] = [AffineMap.from_exprs(1, [0]).results[0] if n.startswith("k") else d(loop[n]) for n in cols_order]
+    exprs: list[AffineExpr] = [AffineMap.from_exprs(1, [0]).results[0] if n.name == "k" else d(loop[n]) for n in cols_order]
     maps = [AffineMap.from_exprs(len(names), exprs), AffineMap.identity(len(names))]
-    c_shape = em.shape(cols)
+    parallel = ["parallel"] * len(names)
     for tap in taps:
-        c_off: list[Ix] = []
-        c_sizes: list[Ix] = []
-        for j, name in enumerate(cols_order):  # the tap's k fixed (size 1), its s range
-            if name.startswith("k"):
-                c_off.append(tap[int(name[1:])][0])
-                c_sizes.append(1)
-            elif name.startswith("s"):
-                lo, cnt = tap[int(name[1:])][1]
-                c_off.append(lo)
-                c_sizes.append(cnt)
-            else:
-                c_off.append(0)
-                c_sizes.append(c_shape[j])
-        piece = em.extract_slice(cols, c_off, c_sizes, [1] * len(cols_order))
-        key, acc, offsets, sizes, strides = outputs.slot(spans(tap))
+        piece = _tap_slice(em, cols, cols_order, tap)
+        key, acc, offsets, sizes, strides = outputs.slot(_tap_spans(rels, tap))
         if key == outputs.DIRECT or outputs.writers[key] > 1:  # add to what is there
             target = em.extract_slice(acc, offsets, sizes, strides)
-            added = em.generic([piece], [target], maps, ["parallel"] * len(names), lambda b, a: [b.value("arith.addf", [a[1], a[0]], acc_type)])[0]
+            added = em.generic([piece], [target], maps, parallel, lambda b, a: [b.value("arith.addf", [a[1], a[0]], acc_type)])[0]
         else:  # the only tap of its phase: a copy into a fresh tile
-            added = em.generic([piece], [em.empty(sizes, acc_type)], maps, ["parallel"] * len(names), lambda b, a: [a[0]])[0]
+            added = em.generic([piece], [em.empty(sizes, acc_type)], maps, parallel, lambda b, a: [a[0]])[0]
         outputs.accs[key] = em.insert_slice(added, acc, offsets, sizes, strides)
     return outputs.finish()
 
 
-def _permute_into(em: Emitter, src: Value, src_names: list[str], dst_names: list[str], init: Optional[Value], acc_type: FloatType) -> Value:
+def _permute_into(em: Emitter, src: Value, src_names: list[Dim], dst_names: list[Dim], init: Optional[Value], acc_type: FloatType) -> Value:
     """dst[dst_names] = src[src_names] (+ init): one elementwise generic."""
     n = len(dst_names)
     loop = {name: j for j, name in enumerate(dst_names)}
@@ -148,29 +191,59 @@ def _permute_into(em: Emitter, src: Value, src_names: list[str], dst_names: list
     return em.generic([src], [init], [src_map, AffineMap.identity(n)], ["parallel"] * n, lambda b, a: [b.value("arith.addf", [a[1], a[0]], acc_type)])[0]
 
 
-def emit_matmul_kernel(em: Emitter, kind: str, ins: tuple[Value, Value], in_roles: list[list[str]], out_roles: list[str], rels, roles: dict[str, Ix], acc_type: FloatType, init: Optional[Value], padded: list[Value], shifts: list[list[Ix]]) -> tuple[Value, int]:
-    """The matmul form of `kind` on role-layout tensors (see the module
-    docstring).  padded/shifts: the inputs zero-padded for the padded pieces
-    and their left paddings.  Returns the result in role layout
-    [out_roles..., spatial...] and the multiply-adds executed (0 if dynamic)."""
-    from .kernels import tap_range
+@dataclass(frozen=True)
+class MatmulDims:
+    """The named dims of one matmul-form kernel: the roles of its inputs and
+    output, the taps k_i and positions s_i, their sizes, and the batch (g,
+    when groups > 1)."""
 
-    nd = len(rels)
-    batch = ["g"] if "g" in roles and "g" in out_roles + in_roles[0] + in_roles[1] else []
-    ks = [f"k{i}" for i in range(nd)]
-    ss = [f"s{i}" for i in range(nd)]
-    size_of: dict[str, Ix] = {r: roles[r] for r in roles}
-    for i, rel in enumerate(rels):
-        size_of[ks[i]] = rel.K
-        size_of[ss[i]] = rel.Ns
+    in_roles: tuple[list[Dim], list[Dim]]
+    out_roles: list[Dim]
+    ks: list[Dim]
+    ss: list[Dim]
+    size_of: dict[Dim, Ix]
+    batch: list[Dim]
 
-    def pick(names: list[str]) -> list[str]:
-        return [n for n in names if n in size_of and (n in in_roles[0] or n in in_roles[1] or n in out_roles or n in ks or n in ss)]
+    @staticmethod
+    def of(in_roles: list[list[str]], out_roles: list[str], rels: Sequence[Rel], roles: dict[str, Ix]) -> MatmulDims:
+        nd = len(rels)
+        size_of: dict[Dim, Ix] = {Dim(r): roles[r] for r in roles}
+        for i, rel in enumerate(rels):
+            size_of[Dim("k", i)] = rel.K
+            size_of[Dim("s", i)] = rel.Ns
+        batch = [Dim("g")] if "g" in roles and "g" in out_roles + in_roles[0] + in_roles[1] else []
+        return MatmulDims(
+            in_roles=(role_dims(in_roles[0]), role_dims(in_roles[1])), out_roles=role_dims(out_roles),
+            ks=tap_dims(nd), ss=position_dims(nd), size_of=size_of, batch=batch,
+        )
 
-    def groups(order: list[str], parts: list[list[str]]) -> list[list[int]]:
+    def pick(self, *roles: str) -> list[Dim]:
+        """The roles that are dims of some operand (not of static size 1)."""
+        used = self.in_roles[0] + self.in_roles[1] + self.out_roles
+        return [Dim(r) for r in roles if Dim(r) in self.size_of and Dim(r) in used]
+
+    def with_batch(self, parts: list[list[Dim]]) -> list[list[Dim]]:
+        return ([self.batch] if self.batch else []) + parts
+
+    def order(self, parts: list[list[Dim]]) -> list[Dim]:
+        return self.batch + [n for part in parts for n in part]
+
+    @staticmethod
+    def groups(order: list[Dim], parts: list[list[Dim]]) -> list[list[int]]:
         return [[order.index(n) for n in part if n in order] for part in parts]
 
-    def expand_named(v: Value, order: list[str], parts: list[list[str]]) -> Value:
+    def matrix(self, em: Emitter, v: Value, names: list[Dim], parts: list[list[Dim]]) -> Value:
+        """v, whose dims are `names`, as a (batched) matrix whose dims are
+        the parts (batch first)."""
+        order = self.order(parts)
+        return as_matrix(em, reorder(em, v, names, order), self.groups(order, self.with_batch(parts)))
+
+    def unmatrix(self, em: Emitter, mm: Value, parts: list[list[Dim]]) -> tuple[Value, list[Dim]]:
+        """A (batched) matmul result with dims `parts` back to named dims."""
+        order = self.order(parts)
+        return self.expand_named(em, mm, order, self.with_batch(parts)), order
+
+    def expand_named(self, em: Emitter, v: Value, order: list[Dim], parts: list[list[Dim]]) -> Value:
         """v has one dim per part (size 1 for an empty part): split each into
         the part's named dims of `order`, dropping the empty parts."""
         present = [[n for n in part if n in order] for part in parts]
@@ -185,72 +258,75 @@ def emit_matmul_kernel(em: Emitter, kind: str, ins: tuple[Value, Value], in_role
         for p in present:
             reassoc.append(list(range(k, k + len(p))))
             k += len(p)
-        return em.expand(v, reassoc, [size_of[n] for p in present for n in p])
+        return em.expand(v, reassoc, [self.size_of[n] for p in present for n in p])
 
-    def matmul_macs(lhs: Value, rhs: Value) -> int:
-        ls, rs = em.shape(lhs), em.shape(rhs)
-        dims = ls + [rs[-1]]
-        total = 1
-        for x in dims:
-            if not isinstance(x, int):
-                return 0
-            total *= x
-        return total
 
-    def with_batch(parts: list[list[str]]) -> list[list[str]]:
-        return ([batch] if batch else []) + parts
+def im2col_matmul(em: Emitter, kind: Kind, ins: tuple[Value, Value], dims: MatmulDims, rels: Sequence[Rel], init: Optional[Value], acc_type: FloatType) -> tuple[Value, int]:
+    """The gather or weight kernel on in-bounds role-layout inputs as
+    result[ca, cols] = lhs[ca, rows] x im[rows, cols]:
 
-    def matrix(v: Value, names: list[str], parts: list[list[str]]) -> Value:
-        """v, whose dims are `names`, as a (batched) matrix whose dims are
-        the parts (batch first)."""
-        order = batch + [n for part in parts for n in part]
-        return as_matrix(em, reorder(em, v, names, order), groups(order, with_batch(parts)))
+        gather: out[ca, n s]     = W[ca, cb k] x cols[cb k, n s]
+        weight: grad_w[ca, cb k] = A[ca, n s]  x cols[n s, cb k]
 
-    def unmatrix(mm: Value, parts: list[list[str]]) -> tuple[Value, list[str]]:
-        """A (batched) matmul result with dims `parts` back to named dims."""
-        order = batch + [n for part in parts for n in part]
-        return expand_named(mm, order, with_batch(parts)), order
+    Returns the result in role layout [out_roles..., spatial...] (added to
+    init for a gather) and the multiply-adds executed (0 if dynamic)."""
+    b_index = 0 if kind == Kind.GATHER else 1
+    offsets = [-rel.P for rel in rels]  # the slices are in bounds: no left padding
+    if kind == Kind.GATHER:
+        rows, cols = dims.pick("cb") + dims.ks, dims.pick("n") + dims.ss
+        lhs_in, lhs_names = ins[1], dims.in_roles[1] + dims.ks
+    else:
+        rows, cols = dims.pick("n") + dims.ss, dims.pick("cb") + dims.ks
+        lhs_in, lhs_names = ins[0], dims.in_roles[0] + dims.ss
+    order = dims.order([rows, cols])
+    im = im2col(em, ins[b_index], dims.in_roles[b_index], order, rels, offsets)
+    im_m = as_matrix(em, im, dims.groups(order, dims.with_batch([rows, cols])))
+    lhs = dims.matrix(em, lhs_in, lhs_names, [dims.pick("ca"), rows])
+    result, mm_order = dims.unmatrix(em, batched_matmul(em, lhs, im_m, bool(dims.batch), acc_type), [dims.pick("ca"), cols])
+    if kind == Kind.GATHER:
+        result = _permute_into(em, result, mm_order, dims.out_roles + dims.ss, init, acc_type)
+    return result, matmul_macs(em, lhs, im_m)
 
-    if kind in ("gather", "weight"):
-        # result[ca, cols] = lhs[ca, rows] x im[rows, cols]:
-        #   gather: out[ca, n s]     = W[ca, cb k] x cols[cb k, n s]
-        #   weight: grad_w[ca, cb k] = A[ca, n s]  x cols[n s, cb k]
-        b_index = 0 if kind == "gather" else 1
-        offsets = [em.sub(shifts[b_index][i], rels[i].P) for i in range(nd)]
-        if kind == "gather":
-            rows, cols = pick(["cb"]) + ks, pick(["n"]) + ss
-            lhs_in, lhs_names = ins[1], in_roles[1] + ks
-        else:
-            rows, cols = pick(["n"]) + ss, pick(["cb"]) + ks
-            lhs_in, lhs_names = ins[0], in_roles[0] + ss
-        order = batch + rows + cols
-        im = im2col(em, padded[b_index], in_roles[b_index], order, rels, offsets)
-        im_m = as_matrix(em, im, groups(order, with_batch([rows, cols])))
-        lhs = matrix(lhs_in, lhs_names, [pick(["ca"]), rows])
-        result, mm_order = unmatrix(batched_matmul(em, lhs, im_m, bool(batch), acc_type), [pick(["ca"]), cols])
-        if kind == "gather":
-            result = _permute_into(em, result, mm_order, out_roles + ss, init, acc_type)
-        return result, matmul_macs(lhs, im_m)
-    # scatter: cols = W^T A, then every tap adds its slice (col2im)
-    lhs = matrix(ins[1], in_roles[1] + ks, [pick(["cb"]) + ks, pick(["ca"])])
-    rhs = matrix(ins[0], in_roles[0] + ss, [pick(["ca"]), pick(["n"]) + ss])
-    col_matrix, cols_order = unmatrix(batched_matmul(em, lhs, rhs, bool(batch), acc_type), [pick(["cb"]) + ks, pick(["n"]) + ss])
+
+def matmul_tile(em: Emitter, req: KernelRequest, plan: KernelPlan, tile: Tile, stats: KernelStats) -> Value:
+    """A tile of a gather or weight kernel as im2col and a matmul over the
+    piece's own (in-bounds) slices, see piece_rels."""
+    rels = piece_rels(req.kind, tile.combo)
+    dims = MatmulDims.of(plan.in_roles, plan.out_roles, rels, req.roles)
+    value, executed = im2col_matmul(em, req.kind, tile.ins, dims, rels, tile.init if tile.accumulate else None, req.acc_type)
+    stats.add(executed)
+    return value
+
+
+def emit_col2im_kernel(em: Emitter, req: KernelRequest, plan: KernelPlan, stats: KernelStats) -> Value:
+    """The scatter as cols = W^T A, then every tap adds its slice (col2im):
+
+        cols[g, (cb, k...), (n, s...)] = sum_ca W[g, (cb, k), ca] * A[g, ca, (n, s)]
+
+    Returns the result in role layout [out_roles..., spatial...]."""
+    rels, ins, acc_type = req.rels, plan.ins, req.acc_type
+    dims = MatmulDims.of(plan.in_roles, plan.out_roles, rels, req.roles)
+    lhs = dims.matrix(em, ins[1], dims.in_roles[1] + dims.ks, [dims.pick("cb") + dims.ks, dims.pick("ca")])
+    rhs = dims.matrix(em, ins[0], dims.in_roles[0] + dims.ss, [dims.pick("ca"), dims.pick("n") + dims.ss])
+    parts = [dims.pick("cb") + dims.ks, dims.pick("n") + dims.ss]
+    col_matrix, cols_order = dims.unmatrix(em, batched_matmul(em, lhs, rhs, bool(dims.batch), acc_type), parts)
     ranges = [[tap_range(em, rel, k) for k in range(rel.k)] for rel in rels]
-    return col2im_taps(em, col_matrix, cols_order, [size_of[r] for r in out_roles], out_roles, rels, ranges, acc_type), matmul_macs(lhs, rhs)
+    out_lead = [dims.size_of[r] for r in dims.out_roles]
+    result = col2im_taps(em, col_matrix, cols_order, out_lead, dims.out_roles, rels, ranges, acc_type)
+    stats.add(matmul_macs(em, lhs, rhs))
+    return result
 
 
-def piece_rels(kind: str, combo) -> list:
+def piece_rels(kind: Kind, combo: Combo) -> list[Rel]:
     """The relation each piece of a gather or weight kernel computes on its
-    own slices (see kernels.Piece): a dense convolution with the piece's
+    own slices (see relation.Piece): a dense convolution with the piece's
     extents, read from in-bounds slices (no padding)."""
-    from .kernels import Rel
-
     out = []
     for p in combo:
-        if kind == "gather":  # B index = c_out * o + c_red * r + const, W index = r
+        if kind == Kind.GATHER:  # B index = c_out * o + c_red * r + const, W index = r
             b = p.ins[0]
-            out.append(Rel(b.c_out, b.c_red or 1, -b.const, p.red, p.out.size, b.span.size))
+            out.append(Rel(S=b.c_out, D=b.c_red or 1, P=-b.const, K=p.red, Ns=p.out.size, Nb=b.span.size))
         else:  # weight: A index = r, B index = c_out * o + c_red * r + const
             b = p.ins[1]
-            out.append(Rel(b.c_red or 1, b.c_out or 1, -b.const, p.out.size, p.red, b.span.size))
+            out.append(Rel(S=b.c_red or 1, D=b.c_out or 1, P=-b.const, K=p.out.size, Ns=p.red, Nb=b.span.size))
     return out

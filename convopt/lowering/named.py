@@ -6,10 +6,14 @@ the same way for `linalg.generic` and for named ops.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..ir.affine import AffineExpr, AffineMap, d
-from ..ir.attributes import AffineMapAttr, ArrayAttr, DenseAttr
-from ..ir.core import Operation
-from ..ir.types import RankedTensorType
+from ..ir.attributes import AffineMapAttr, ArrayAttr, Attribute, DenseAttr
+from ..ir.core import Operation, Value
+from ..ir.types import FloatType, RankedTensorType, VectorType, i64
+from .emit import Emitter, Ix
+from .relation import Rel
 
 
 def _rank(v) -> int:
@@ -93,15 +97,12 @@ def named_conv_name(nd: int, groups: int, ca: object, cb: object) -> str | None:
     return None
 
 
-def _ints_attr(values: list[int]):
-    from ..ir.attributes import DenseAttr
-    from ..ir.types import VectorType, i64
-
+def _ints_attr(values: list[int]) -> DenseAttr:
     body: object = str(values[0]) if len(set(values)) == 1 else tuple(str(v) for v in values)
     return DenseAttr(body, VectorType((len(values),), i64))
 
 
-def emit_named_gather(em, b, w, rels, groups: int, ca, cb, acc_type, name: str):
+def emit_named_gather(em: Emitter, b: Value, w: Value, rels: Sequence[Rel], groups: int, ca: Ix, cb: Ix, acc_type: FloatType, name: str) -> Value:
     """out[n, f, s] = sum_{c, k} B[n, c, S*s + D*k - P] * W[f, c, k] as the
     linalg named convolution `name`; B [N, G*Cb, b...] and W [G*Ca, Cb, k...]
     in PyTorch's layout, B zero-padded (or cut) to exactly the positions the
@@ -115,7 +116,7 @@ def emit_named_gather(em, b, w, rels, groups: int, ca, cb, acc_type, name: str):
     b = em.extract_slice(b, [0] * (nd + 2), shape[:2] + keep, [1] * (nd + 2))
     high = [em.max(0, em.sub(needed[i], keep[i])) for i in range(nd)]
     b = em.pad(b, [0, 0] + [r.P for r in rels], [0, 0] + high)
-    attrs = {"dilations": _ints_attr([r.D for r in rels]), "strides": _ints_attr([r.S for r in rels])}
+    attrs: dict[str, Attribute] = {"dilations": _ints_attr([r.D for r in rels]), "strides": _ints_attr([r.S for r in rels])}
     n = shape[0]
     out_shape = [n, em.mul(ca, groups)] + [r.Ns for r in rels]
     if name.startswith("linalg.depthwise"):

@@ -9,9 +9,12 @@
     aten.sum.dim_IntList      y[kept...] = sum_{reduced...} x[...]
     tensor_static_info_cast   tensor.cast
 
-Each lowering reads its torch operands through `torch_c.to_builtin_tensor`
-(folding away a `from_builtin_tensor` of a value lowered just before) and
-hands its result back through `torch_c.from_builtin_tensor`.
+Each lowering is a rewrite pattern on its op (torch_to_linalg_patterns: the
+pass applies them, and so does convopt-decompose-conv-bwd{lower=true} to the
+ops its decomposition creates).  It reads its torch operands through
+`torch_c.to_builtin_tensor` (folding away a `from_builtin_tensor` of a value
+lowered just before) and hands its result back through
+`torch_c.from_builtin_tensor`.
 """
 
 from __future__ import annotations
@@ -28,9 +31,14 @@ from ..ir.builder import Builder
 from ..ir.core import Operation, Value
 from ..ir.types import FloatType, RankedTensorType, ValueTensorType, i64, ranked
 from ..passes import PassContext
-from .conv_spec import constant_bool, constant_int, constant_list, invalid, is_none, read_conv, unsupported
+from ..rewrite import RewritePattern, Rewriter, apply_patterns_to
+from .conv_spec import CONV, ConvSpec, constant_bool, constant_int, constant_list, invalid, is_none, read_conv, unsupported
 from .emit import Emitter, Ix, add_extended, unit_groups
-from .kernels import A_LAYOUT, B_LAYOUT, W_LAYOUT, KernelPass, KernelStats, Rel, accumulator_type, emit_kernel
+from .kernels import emit_kernel
+from .options import ERASE_DEAD, KernelPass
+from .relation import Kind, Rel
+from .request import Form, KernelRequest, Peel, accumulator_type
+from .roles import A_LAYOUT, B_LAYOUT, W_LAYOUT
 
 
 def _emitter(op: Operation) -> Emitter:
@@ -49,12 +57,11 @@ def _builtin(em: Emitter, v: Value) -> Value:
     return em.to_builtin(v)
 
 
-def _result(em: Emitter, op: Operation, value: Value, result: Optional[Value] = None) -> None:
-    """Replace op's result (or `result`) with value, cast to its torch type."""
-    result = result if result is not None else op.results[0]
+def _to_torch(em: Emitter, value: Value, result: Value) -> Value:
+    """value cast to the torch type of `result`, which it replaces."""
     t = result.type
     assert isinstance(t, ValueTensorType)
-    result.replace_all_uses_with(em.from_builtin(value, t))
+    return em.from_builtin(value, t)
 
 
 def int_operand(em: Emitter, v: Value) -> Optional[Ix]:
@@ -90,10 +97,62 @@ def _folded_slices(op: Operation, rank: int) -> list[Operation]:
     return chain
 
 
-def lower_convolution(op: Operation, peel: str = "auto", stats: Optional[list[str]] = None, form: str = "auto") -> None:
+def _output_sizes(em: Emitter, spec: ConvSpec, xb: Value, kernel: list[Ix]) -> list[Ix]:
+    """The output size of each spatial dim:
+    transposed (N-1)*S + D*(K-1) + output_padding + 1 - 2P, regular
+    floor((N + 2P - 1 - D*(K-1)) / S) + 1."""
+    out: list[Ix] = []
+    for i in spec.spatial:
+        n = em.dim(xb, 2 + i)
+        s, p, dl, k = spec.stride[i], spec.padding[i], spec.dilation[i], kernel[i]
+        span = em.mul(em.sub(k, 1), dl)  # D*(K-1)
+        if spec.transposed:
+            out.append(em.add(em.add(em.mul(em.sub(n, 1), s), span), spec.output_padding[i] + 1 - 2 * p))
+        else:
+            out.append(em.add(em.floordiv(em.sub(em.add(n, 2 * p - 1), span), s), 1))
+    return out
+
+
+def _cut_by_slices(em: Emitter, op: Operation, out: list[Ix], slices: list[Operation], rank: int) -> None:
+    """Shrink the output sizes to the ends of the folded slices."""
+    for sl in slices:
+        end = int_operand(em, sl.operands[3])
+        if end is None:
+            raise unsupported(sl, "slice end that is neither constant nor a tensor size")
+        i = constant_int(sl.operands[1]) % rank - 2  # type: ignore[operator]
+        out[i] = em.min(out[i], end) if end != out[i] else out[i]
+    for i, size in enumerate(out):
+        if isinstance(size, int) and size < 1:
+            raise invalid(op, f"has an empty output along spatial dim {i}")
+
+
+def convolution_request(em: Emitter, spec: ConvSpec, xb: Value, wb: Value, kernel: list[Ix], out: list[Ix], peel: Peel, form: Form) -> KernelRequest:
+    """The kernel of a convolution: a regular one is a gather of x (B = x,
+    output A-shaped), a transposed one a scatter of x (A = x, output
+    B-shaped).  Weight [G*Ca, Cb, k...]: regular Ca = Cout/G, Cb = Cin/G;
+    transposed Ca = Cin/G, Cb = Cout/G."""
+    G = spec.groups
+    batch = em.dim(xb, 0)
+    ca: Ix = em.floordiv(em.dim(wb, 0), G)
+    cb: Ix = em.dim(wb, 1)
+    if spec.transposed:  # y = scatter of x: A = x, output B-shaped
+        rels = [Rel(S=spec.stride[i], D=spec.dilation[i], P=spec.padding[i], K=kernel[i], Ns=em.dim(xb, 2 + i), Nb=out[i]) for i in spec.spatial]
+        kind, layouts, out_layout = Kind.SCATTER, (A_LAYOUT, W_LAYOUT), B_LAYOUT
+    else:  # y = gather of x: B = x, output A-shaped
+        rels = [Rel(S=spec.stride[i], D=spec.dilation[i], P=spec.padding[i], K=kernel[i], Ns=out[i], Nb=em.dim(xb, 2 + i)) for i in spec.spatial]
+        kind, layouts, out_layout = Kind.GATHER, (B_LAYOUT, W_LAYOUT), A_LAYOUT
+    roles: dict[str, Ix] = {"n": batch, "g": G, "ca": ca, "cb": cb}
+    return KernelRequest(
+        kind=kind, ins=(xb, wb), layouts=layouts, out_layout=out_layout, rels=rels, roles=roles, out_spatial=out,
+        acc_type=accumulator_type(spec.dtype), peel=peel, form=form,
+    )
+
+
+def lower_convolution(em: Emitter, op: Operation, peel: Peel, form: Form, stats: Optional[list[str]]) -> tuple[Value, list[Operation]]:
+    """The convolution (and the slices folded into it, returned) as a
+    builtin tensor of its element type."""
     x, w, bias, stride, padding, dilation, transposed, output_padding, groups = op.operands
     spec = read_conv(op, x, w, stride, padding, dilation, transposed, output_padding, groups)
-    em = _emitter(op)
     xb, wb = _builtin(em, x), _builtin(em, w)
     G = spec.groups
     # A channel count known statically on one side is made static on both.
@@ -104,47 +163,34 @@ def lower_convolution(op: Operation, peel: str = "auto", stats: Optional[list[st
     kernel: list[Ix] = [k if k is not None else em.dim(wb, 2 + i) for i, k in enumerate(spec.kernel)]
     rank = spec.rank + 2
     slices = _folded_slices(op, rank)
-    out: list[Ix] = []
-    for i in spec.spatial:
-        n = em.dim(xb, 2 + i)
-        s, p, dl, k = spec.stride[i], spec.padding[i], spec.dilation[i], kernel[i]
-        span = em.mul(em.sub(k, 1), dl)  # D*(K-1)
-        if spec.transposed:
-            out.append(em.add(em.add(em.mul(em.sub(n, 1), s), span), spec.output_padding[i] + 1 - 2 * p))
-        else:
-            out.append(em.add(em.floordiv(em.sub(em.add(n, 2 * p - 1), span), s), 1))
-    for sl in slices:
-        end = int_operand(em, sl.operands[3])
-        if end is None:
-            raise unsupported(sl, "slice end that is neither constant nor a tensor size")
-        i = constant_int(sl.operands[1]) % rank - 2  # type: ignore[operator]
-        out[i] = em.min(out[i], end) if end != out[i] else out[i]
-    for i, size in enumerate(out):
-        if isinstance(size, int) and size < 1:
-            raise invalid(op, f"has an empty output along spatial dim {i}")
-    acc_type = accumulator_type(spec.dtype)
-    batch = em.dim(xb, 0)
-    # Weight [G*Ca, Cb, k...]: regular Ca = Cout/G, Cb = Cin/G; transposed Ca = Cin/G, Cb = Cout/G.
-    ca: Ix = em.floordiv(em.dim(wb, 0), G)
-    cb: Ix = em.dim(wb, 1)
-    if spec.transposed:  # y = scatter of x: A = x, output B-shaped
-        rels = [Rel(spec.stride[i], spec.dilation[i], spec.padding[i], kernel[i], em.dim(xb, 2 + i), out[i]) for i in spec.spatial]
-        kind, layouts, out_layout = "scatter", (A_LAYOUT, W_LAYOUT), B_LAYOUT
-    else:  # y = gather of x: B = x, output A-shaped
-        rels = [Rel(spec.stride[i], spec.dilation[i], spec.padding[i], kernel[i], out[i], em.dim(xb, 2 + i)) for i in spec.spatial]
-        kind, layouts, out_layout = "gather", (B_LAYOUT, W_LAYOUT), A_LAYOUT
-    roles: dict[str, Ix] = {"n": batch, "g": G, "ca": ca, "cb": cb}
-    kstats = KernelStats()
-    acc = emit_kernel(em, kind, (xb, wb), layouts, out_layout, rels, roles, out, acc_type, peel, kstats, form)
+    out = _output_sizes(em, spec, xb, kernel)
+    _cut_by_slices(em, op, out, slices, rank)
+    req = convolution_request(em, spec, xb, wb, kernel, out, peel, form)
+    acc, kstats = emit_kernel(em, req)
     if not is_none(bias):
-        acc = _add_bias(em, acc, _builtin(em, bias), acc_type)
+        acc = _add_bias(em, acc, _builtin(em, bias), req.acc_type)
     if stats is not None:
-        stats.append(f"{position_of(op)}: torch.aten.convolution ({kind}): form={kstats.form} ops={kstats.ops} executed_macs={kstats.executed or 'dynamic'}")
-    result = em.convert_elements(acc, spec.dtype)
-    last = slices[-1] if slices else op
-    _result(em, op, result, last.results[0])
-    for o in [*reversed(slices), op]:
-        o.erase()
+        stats.append(f"{position_of(op)}: torch.aten.convolution ({req.kind}): form={kstats.form} ops={kstats.ops} executed_macs={kstats.executed or 'dynamic'}")
+    return em.convert_elements(acc, spec.dtype), slices
+
+
+@dataclass(frozen=True)
+class LowerConvolution(RewritePattern):
+    """aten.convolution (and the slices it feeds alone) to a kernel."""
+
+    root = CONV
+    peel: Peel = Peel.AUTO
+    form: Form = Form.AUTO
+    stats: Optional[list[str]] = None
+
+    def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
+        em = _emitter(op)
+        result, slices = lower_convolution(em, op, self.peel, self.form, self.stats)
+        last = slices[-1] if slices else op
+        rewriter.replace_op(last, [_to_torch(em, result, last.results[0])])
+        for o in [*reversed(slices[:-1]), op] if slices else []:
+            rewriter.erase_op(o)
+        return True
 
 
 def _add_bias(em: Emitter, acc: Value, bias: Value, acc_type: FloatType) -> Value:
@@ -156,8 +202,7 @@ def _add_bias(em: Emitter, acc: Value, bias: Value, acc_type: FloatType) -> Valu
 
 # --- shape ops and sums ------------------------------------------------------------------------
 
-def lower_slice(op: Operation, **_: object) -> None:
-    em = _emitter(op)
+def lower_slice(em: Emitter, op: Operation) -> Value:
     src = _builtin(em, op.operands[0])
     rank = ranked(src.type).rank
     dim = constant_int(op.operands[1])
@@ -181,12 +226,10 @@ def lower_slice(op: Operation, **_: object) -> None:
     sizes = list(shape)
     strides = [1] * rank
     offsets[dim], sizes[dim], strides[dim] = start, count, step
-    _result(em, op, em.extract_slice(src, offsets, sizes, strides))
-    op.erase()
+    return em.extract_slice(src, offsets, sizes, strides)
 
 
-def lower_permute(op: Operation, **_: object) -> None:
-    em = _emitter(op)
+def lower_permute(em: Emitter, op: Operation) -> Value:
     src = _builtin(em, op.operands[0])
     perm = constant_list(op.operands[1])
     if perm is None:
@@ -196,12 +239,10 @@ def lower_permute(op: Operation, **_: object) -> None:
     shape = em.shape(src)
     out = em.empty([shape[p] for p in perm], ranked(src.type).element_type)
     result = em.structured("linalg.transpose", [src], [out], {"permutation": DenseArrayAttr(i64, tuple(perm))})[0]
-    _result(em, op, result)
-    op.erase()
+    return result
 
 
-def lower_unflatten(op: Operation, **_: object) -> None:
-    em = _emitter(op)
+def lower_unflatten(em: Emitter, op: Operation) -> Value:
     src = _builtin(em, op.operands[0])
     dim, sizes = constant_int(op.operands[1]), constant_list(op.operands[2])
     if dim is None or sizes is None or any(s < -1 for s in sizes) or sizes.count(-1) > 1:
@@ -213,12 +254,10 @@ def lower_unflatten(op: Operation, **_: object) -> None:
     split: list[Ix] = [s if s != -1 else em.floordiv(shape[dim], known) for s in sizes]
     new_shape = shape[:dim] + split + shape[dim + 1 :]
     reassoc = [[i] for i in range(dim)] + [list(range(dim, dim + len(sizes)))] + [[i + len(sizes) - 1] for i in range(dim + 1, rank)]
-    _result(em, op, em.expand(src, reassoc, new_shape))
-    op.erase()
+    return em.expand(src, reassoc, new_shape)
 
 
-def lower_flatten(op: Operation, **_: object) -> None:
-    em = _emitter(op)
+def lower_flatten(em: Emitter, op: Operation) -> Value:
     src = _builtin(em, op.operands[0])
     start, end = constant_int(op.operands[1]), constant_int(op.operands[2])
     if start is None or end is None:
@@ -226,13 +265,11 @@ def lower_flatten(op: Operation, **_: object) -> None:
     rank = ranked(src.type).rank
     start, end = start % rank, end % rank
     reassoc = [[i] for i in range(start)] + [list(range(start, end + 1))] + [[i] for i in range(end + 1, rank)]
-    _result(em, op, em.collapse(src, reassoc))
-    op.erase()
+    return em.collapse(src, reassoc)
 
 
-def lower_sum(op: Operation, **_: object) -> None:
+def lower_sum(em: Emitter, op: Operation) -> Value:
     """y[kept dims] = sum over the listed dims (f16/bf16 summed in f32)."""
-    em = _emitter(op)
     src = _builtin(em, op.operands[0])
     dims = constant_list(op.operands[1])
     keepdim = constant_bool(op.operands[2])
@@ -249,18 +286,29 @@ def lower_sum(op: Operation, **_: object) -> None:
         groups[-1] += trailing
         shape = em.shape(src)
         result = em.expand(result, groups, [1 if i in reduced else shape[i] for i in range(rank)])
-    _result(em, op, result)
-    op.erase()
+    return result
 
 
-def lower_static_info_cast(op: Operation, **_: object) -> None:
-    em = _emitter(op)
-    _result(em, op, _builtin(em, op.operands[0]))
-    op.erase()
+def lower_static_info_cast(em: Emitter, op: Operation) -> Value:
+    return _builtin(em, op.operands[0])
 
 
-LOWERINGS: dict[str, Callable[..., None]] = {
-    "torch.aten.convolution": lower_convolution,
+@dataclass(frozen=True)
+class LowerToBuiltin(RewritePattern):
+    """A torch op with one result lowered by `lower` to a builtin tensor,
+    handed back through torch_c.from_builtin_tensor."""
+
+    lower: Callable[[Emitter, Operation], Value]
+    root: str = ""
+
+    def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
+        em = _emitter(op)
+        value = self.lower(em, op)
+        rewriter.replace_op(op, [_to_torch(em, value, op.results[0])])
+        return True
+
+
+SHAPE_LOWERINGS: dict[str, Callable[[Emitter, Operation], Value]] = {
     "torch.aten.slice.Tensor": lower_slice,
     "torch.aten.permute": lower_permute,
     "torch.aten.unflatten.int": lower_unflatten,
@@ -270,18 +318,11 @@ LOWERINGS: dict[str, Callable[..., None]] = {
 }
 
 
-def lower_ops(ops: list[Operation], peel: str = "auto", stats: Optional[list[str]] = None, form: str = "auto") -> None:
-    """Lower the given ops (in program order) that have a lowering; ops
-    erased meanwhile (slices folded into a convolution) are skipped."""
-    for op in ops:
-        if op.parent is None:
-            continue
-        fn = LOWERINGS.get(op.name)
-        if fn is not None:
-            if op.name == "torch.aten.convolution":
-                fn(op, peel=peel, stats=stats, form=form)
-            else:
-                fn(op)
+def torch_to_linalg_patterns(peel: Peel = Peel.AUTO, form: Form = Form.AUTO, stats: Optional[list[str]] = None) -> list[RewritePattern]:
+    """The patterns of convopt-torch-to-linalg: aten.convolution with the
+    kernel options, the shape ops and sums."""
+    patterns: list[RewritePattern] = [LowerConvolution(peel=peel, form=form, stats=stats)]
+    return patterns + [LowerToBuiltin(root=name, lower=fn) for name, fn in SHAPE_LOWERINGS.items()]
 
 
 @dataclass(frozen=True)
@@ -291,5 +332,5 @@ class TorchToLinalg(KernelPass):
     ANCHOR = "func.func"
 
     def run(self, op: Operation, ctx: PassContext) -> None:
-        lower_ops([o for o in op.walk() if o.name in LOWERINGS], self.peel, ctx.stats, self.conv_form)
+        apply_patterns_to(op, torch_to_linalg_patterns(self.peel_policy, self.form, ctx.stats), erase_dead=ERASE_DEAD)
 

@@ -1,0 +1,69 @@
+"""What a lowering asks of the kernel emitters (`KernelRequest`), the
+choices it can force (`Form`, `Peel`) and what it gets back (`KernelStats`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..ir.core import Value
+from ..ir.types import FloatType
+from .emit import Ix
+from .relation import Choice, Kind, Rel
+from .roles import Layout
+
+
+class Form(Choice):
+    """The shape of the emitted convolutions (`--conv-form`)."""
+
+    AUTO = "auto"  # the fastest measured (kernels.choose_form)
+    GENERIC = "generic"  # linalg.generic ops, one per piece combination
+    NAMED = "named"  # a linalg named convolution where one computes a gather
+    IM2COL = "im2col"  # matmul forms: im2col for gather and weight, col2im for the scatter
+
+
+class Peel(Choice):
+    """When to split borders off instead of zero padding (`peel`)."""
+
+    AUTO = "auto"  # where padding would waste more than PEEL_WASTE
+    ALWAYS = "always"
+    NEVER = "never"
+
+
+@dataclass(frozen=True)
+class KernelRequest:
+    """One kernel to emit: `kind` over ins (tensors in `layouts`), the sum in
+    `out_layout` with spatial sizes out_spatial and element type acc_type.
+    roles maps n/g/ca/cb to sizes; roles of static size 1 get no loop."""
+
+    kind: Kind
+    ins: tuple[Value, Value]
+    layouts: tuple[Layout, Layout]
+    out_layout: Layout
+    rels: Sequence[Rel]
+    roles: dict[str, Ix]
+    out_spatial: Sequence[Ix]
+    acc_type: FloatType
+    peel: Peel = Peel.AUTO
+    form: Form = Form.AUTO
+
+
+@dataclass
+class KernelStats:
+    """What one kernel emitted: its form (or named op), ops that multiply,
+    and their multiply-adds (static shapes)."""
+
+    form: str = ""
+    executed: int = 0
+    ops: int = 0
+
+    def add(self, executed: int) -> None:
+        """One more op that multiplies, executing `executed` multiply-adds."""
+        self.ops += 1
+        self.executed += executed
+
+
+def accumulator_type(dtype: FloatType) -> FloatType:
+    """f16 and bf16 accumulate in f32; f32 and f64 in themselves."""
+    return FloatType("f32") if dtype.name in ("f16", "bf16") else dtype

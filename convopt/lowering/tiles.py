@@ -1,0 +1,156 @@
+"""A kernel as a plan of pieces, and the loop that emits one tile per
+combination of pieces (one piece per spatial dim).
+
+The n-D op of a piece combination reads one slice of each input (zero-padded
+once, as far as any piece reads outside it) and writes one slice of an
+accumulator (outputs.Outputs); the form (generic_form, matmul_forms) decides
+which ops compute the tile.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..ir.core import Value
+from .emit import Emitter, Ix
+from .outputs import Outputs
+from .relation import Kind, Piece, Strategy, pieces
+from .request import KernelRequest, KernelStats
+from .roles import KERNELS, present, to_roles
+
+Combo = tuple[Piece, ...]
+"""One piece per spatial dim."""
+
+
+@dataclass(frozen=True)
+class KernelPlan:
+    """A kernel in role layout: its inputs with one dim per present role
+    (`in_roles`), the parallel and reduction roles of its loops, the pieces
+    of each spatial dim, and the inputs zero-padded (with their left
+    paddings per spatial dim, `shifts`)."""
+
+    ins: tuple[Value, Value]
+    in_roles: list[list[str]]
+    out_roles: list[str]
+    par: list[str]
+    red: list[str]
+    per_dim: list[list[Piece]]
+    strategies: list[Strategy]
+    padded: list[Value]
+    shifts: list[list[Ix]]
+    overlapping: bool  # taps of a gather or a scatter overlap: they accumulate
+
+    @property
+    def nd(self) -> int:
+        return len(self.per_dim)
+
+    def loop(self, role: str) -> int:
+        """The loop of a non-spatial role: parallel roles, then the output
+        loops of the spatial dims, then reduction roles."""
+        if role in self.par:
+            return self.par.index(role)
+        return len(self.par) + self.nd + self.red.index(role)
+
+    def out_loop(self, i: int) -> int:
+        return len(self.par) + i
+
+    def combos(self) -> list[Combo]:
+        return list(itertools.product(*self.per_dim))
+
+
+def plan_kernel(em: Emitter, req: KernelRequest, strategies: Sequence[Strategy]) -> KernelPlan:
+    """Reshape the inputs to roles, cut each spatial dim by its strategy,
+    flip the weight along the dims cut by output phases, and pad."""
+    kdef = KERNELS[req.kind]
+    live = present(req.roles)
+    ins = (to_roles(em, req.ins[0], req.layouts[0], req.roles), to_roles(em, req.ins[1], req.layouts[1], req.roles))
+    in_roles = [[x for x in names if x in live] for names in kdef.inputs]
+    per_dim = [pieces(em, req.kind, r, st) for r, st in zip(req.rels, strategies)]
+    flipped = [len(in_roles[1]) + i for i, st in enumerate(strategies) if st == Strategy.PHASES]
+    if flipped:  # phase pieces read the weight flipped along their dims
+        ins = (ins[0], em.reverse(ins[1], flipped))
+    padded, shifts = _pad_inputs(em, ins, in_roles, per_dim)
+    return KernelPlan(
+        ins=ins, in_roles=in_roles, out_roles=[x for x in kdef.output if x in live],
+        par=[r for r in kdef.parallel if r in live], red=[r for r in kdef.reduction if r in live],
+        per_dim=per_dim, strategies=list(strategies), padded=padded, shifts=shifts,
+        overlapping=req.kind != Kind.WEIGHT and Strategy.TAPS in strategies,
+    )
+
+
+def _pad_inputs(em: Emitter, ins: tuple[Value, Value], in_roles: list[list[str]], per_dim: list[list[Piece]]) -> tuple[list[Value], list[list[Ix]]]:
+    """Zero-pad each input once, as far as any piece reads outside it:
+    low = max(0, -offset), high = max(0, offset + stride*(size-1) + 1 - dim)
+    over the pieces' spans.  Returns the padded inputs and their low
+    paddings along the spatial dims."""
+    padded = []
+    shifts: list[list[Ix]] = []
+    for j, value in enumerate(ins):
+        lead = len(in_roles[j])
+        low: list[Ix] = [0] * lead
+        high: list[Ix] = [0] * lead
+        for i, dim_pieces in enumerate(per_dim):
+            size = em.dim(value, lead + i)
+            lo: Ix = 0
+            hi: Ix = 0
+            for piece in dim_pieces:
+                if piece.ins[j].inside:
+                    continue
+                span = piece.ins[j].span
+                end = em.add(span.offset, em.mul(em.sub(span.size, 1), span.stride))
+                lo = em.max(lo, em.sub(0, span.offset))
+                hi = em.max(hi, em.sub(em.add(end, 1), size))
+            low.append(lo)
+            high.append(hi)
+        padded.append(em.pad(value, low, high))
+        shifts.append(low[lead:])
+    return padded, shifts
+
+
+@dataclass(frozen=True)
+class Tile:
+    """What a form computes for one piece combination: the input slices it
+    reads, the slice of the accumulator it starts from (`init`) and whether
+    it adds to what is there (`accumulate`) or starts from zero."""
+
+    combo: Combo
+    ins: tuple[Value, Value]
+    init: Value
+    accumulate: bool
+
+
+TileFn = Callable[[Emitter, KernelRequest, KernelPlan, Tile, KernelStats], Value]
+"""A form: the ops computing one tile; returns the tile's value."""
+
+
+def emit_tiles(em: Emitter, req: KernelRequest, plan: KernelPlan, tile_fn: TileFn, stats: KernelStats) -> Value:
+    """One tile per piece combination, each inserted into its accumulator;
+    returns the sum in role layout [out_roles..., spatial...]."""
+    combos = plan.combos()
+    outputs = Outputs(em, [req.roles[r] for r in plan.out_roles], list(req.out_spatial), req.acc_type, [[p.out for p in combo] for combo in combos])
+    for combo in combos:
+        in_slices = tuple(_in_slice(em, plan, j, value, combo) for j, value in enumerate(plan.padded))
+        key, acc, out_off, out_sizes, out_strides = outputs.slot([p.out for p in combo])
+        # Overlapping pieces (taps) add into what is there; a piece alone in its
+        # accumulator starts from a fresh zero tile like a disjoint one.
+        accumulate = plan.overlapping and (key == outputs.DIRECT or outputs.writers[key] > 1)
+        if accumulate or em.is_whole(acc, out_off, out_sizes, out_strides):
+            out_slice = em.extract_slice(acc, out_off, out_sizes, out_strides)  # taps accumulate
+        else:
+            # Pieces of gather and weight are disjoint: each computes into a
+            # fresh zero tile, which IREE fuses into the op's dispatch.
+            out_slice = em.zeros(out_sizes, req.acc_type)
+        tile = Tile(combo=combo, ins=(in_slices[0], in_slices[1]), init=out_slice, accumulate=accumulate)
+        outputs.accs[key] = em.insert_slice(tile_fn(em, req, plan, tile, stats), acc, out_off, out_sizes, out_strides)
+    return outputs.finish()
+
+
+def _in_slice(em: Emitter, plan: KernelPlan, j: int, value: Value, combo: Combo) -> Value:
+    """The slice of padded input j that the pieces of `combo` read."""
+    lead = len(plan.in_roles[j])
+    offsets = [0] * lead + [em.add(p.ins[j].span.offset, plan.shifts[j][i]) for i, p in enumerate(combo)]
+    sizes = em.shape(value)[:lead] + [p.ins[j].span.size for p in combo]
+    strides = [1] * lead + [p.ins[j].span.stride for p in combo]
+    return em.extract_slice(value, offsets, sizes, strides)
