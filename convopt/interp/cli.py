@@ -1,0 +1,150 @@
+"""`convopt-run`: run a function of a `.mlir` file with the reference
+interpreter, like mlir-cpu-runner without a compiler.
+
+    convopt-run FILE.mlir [INPUT.npy ...] [--inputs IN.npz | IN.npy ...] [--entry main] [-o OUT.npz]
+    convopt-run FILE.mlir --random 0          # seeded standard-normal inputs
+
+Inputs are one `.npy` per argument, in order, or one `.npz` whose arrays are
+named after the arguments (`go` for `%go`, or `arg0`, `arg1`, ... by
+position, or numpy's default `arr_0`, ...); they are converted to the
+argument types.  Without `-o` it prints each result's type, shape, dtype, a
+summary and the values; with `-o` it writes them to an `.npz` (`result0`,
+`result1`, ...) or, for one result, an `.npy`.  Errors are MLIR-style
+diagnostics on stderr, exit code 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any, Optional
+
+import numpy as np
+
+from ..diagnostics import ConvoptError, SourceFile
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="convopt-run", description="Run a function of an MLIR file with convopt's reference interpreter (numpy).")
+    p.add_argument("file", help="the .mlir file ('-' for stdin)")
+    p.add_argument("inputs", nargs="*", help="one .npy per argument, or one .npz")
+    p.add_argument("--inputs", dest="more_inputs", nargs="+", default=[], metavar="IN", help="the inputs, as after FILE")
+    p.add_argument("--entry", default="main", help="the function to run (default: main)")
+    p.add_argument("-o", "--output", help="write the results to this .npz (or .npy for one result)")
+    p.add_argument("--random", type=int, metavar="SEED", help="no input files: standard-normal inputs from this seed (static shapes only)")
+    return p
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        results, func = _run(args)
+    except ConvoptError as e:
+        print(e.diagnostic.render(), file=sys.stderr)
+        return 1
+    except (OSError, ValueError) as e:
+        print(f"convopt-run: error: {e}", file=sys.stderr)
+        return 1
+    if args.output:
+        try:
+            _save(args.output, results)
+        except (OSError, ValueError) as e:
+            print(f"convopt-run: error: {e}", file=sys.stderr)
+            return 1
+    else:
+        types = _signature(func).results
+        for i, (r, t) in enumerate(zip(results, types)):
+            print(_describe(i, r, t))
+    return 0
+
+
+def entry() -> None:
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:  # `convopt-run ... | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 0
+    sys.exit(code)
+
+
+def _run(args: argparse.Namespace) -> tuple[list, Any]:
+    from ..parser import parse
+    from ..verifier import verify
+    from . import Interpreter
+
+    name = "<stdin>" if args.file == "-" else args.file
+    text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+    module = parse(SourceFile(name, text)).module
+    verify(module)
+    interp = Interpreter(module)
+    func = interp.function(args.entry)
+    values = _inputs(args.inputs + args.more_inputs, func, args.random)
+    return interp.call(args.entry, values), func
+
+
+def _signature(func):
+    from . import Interpreter
+
+    return Interpreter.signature(func)
+
+
+def _arg_names(func) -> list[str]:
+    return [a.name_hint or f"arg{i}" for i, a in enumerate(func.regions[0].blocks[0].args)]
+
+
+def _inputs(paths: list[str], func, seed: Optional[int]) -> list:
+    from .values import np_dtype, shape_of
+
+    sig = _signature(func)
+    if seed is not None:
+        if paths:
+            raise ValueError("--random takes no input files")
+        rng = np.random.default_rng(seed)
+        out = []
+        for i, t in enumerate(sig.inputs):
+            shape = shape_of(t)
+            if any(d is None for d in shape):
+                raise ValueError(f"--random: argument #{i} has the dynamic type '{t}'; give input files")
+            out.append(rng.standard_normal(shape).astype(np.float64) if np_dtype(t).kind in "fV" else rng.integers(-8, 8, shape))
+        return out
+    if len(paths) == 1 and paths[0].endswith(".npz"):
+        with np.load(paths[0]) as data:
+            arrays = {k: data[k] for k in data.files}
+        names = _arg_names(func)
+        for keys in (names, [f"arg{i}" for i in range(len(names))], [f"arr_{i}" for i in range(len(names))]):
+            if set(keys) == set(arrays):
+                return [arrays[k] for k in keys]
+        raise ValueError(f"{paths[0]} holds {', '.join(sorted(arrays)) or 'nothing'}; expected the arrays {', '.join(names)} (or arg0, arg1, ...)")
+    if any(p.endswith(".npz") for p in paths):
+        raise ValueError("give either one .npz or one .npy per argument")
+    return [np.load(p) for p in paths]
+
+
+def _describe(i: int, r: Any, t: Any) -> str:
+    a = np.asarray(r)
+    head = f"result #{i}: {t}  shape {a.shape} dtype {a.dtype}"
+    if a.size and (a.dtype.kind in "fiub" or a.dtype.kind == "V"):
+        f = a.astype(np.float64)
+        head += f"  min {np.nanmin(f):.6g} max {np.nanmax(f):.6g} mean {np.nanmean(f):.6g}" if not np.all(np.isnan(f)) else "  all NaN"
+        if np.isnan(f).any():
+            head += f"  ({int(np.isnan(f).sum())} NaN)"
+    return head + "\n" + np.array2string(a, threshold=200, edgeitems=3, precision=6)
+
+
+def _save(path: str, results: list) -> None:
+    """Results as .npy/.npz; bf16 (which numpy files cannot name) as float32, exactly."""
+    arrays = [np.asarray(r) for r in results]
+    arrays = [a.astype(np.float32) if a.dtype.kind == "V" else a for a in arrays]
+    if path.endswith(".npy"):
+        if len(arrays) != 1:
+            raise ValueError(f"{len(arrays)} results do not fit one .npy; write an .npz")
+        np.save(path, arrays[0])
+    else:
+        named: dict[str, Any] = {f"result{i}": a for i, a in enumerate(arrays)}
+        np.savez(path, **named)
+
+
+if __name__ == "__main__":
+    entry()

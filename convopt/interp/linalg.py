@@ -1,0 +1,410 @@
+"""linalg ops: `linalg.generic` with any indexing maps, fill/copy/transpose/
+broadcast, and the named matmuls and convolutions (generalized to maps).
+
+A `linalg.generic` is evaluated in one of three ways, the first that applies:
+
+1. **vectorised**: the output maps are projected permutations of the
+   parallel dims, and each yielded value is `reduce(out, e)` (addf, mulf,
+   maximumf, ... with `out` used nowhere else), or there is no reduction dim.
+   The body runs once over the whole iteration domain on gathered views
+   (see body.py), and `e` is reduced over the reduction dims with numpy; a
+   `mulf` feeding an `addf` reduction in f32/f64 is one `np.einsum`.  f16
+   and bf16 reductions are folded in loop order, rounding each step to the
+   element type, as the IR says.
+2. **per reduction point**: the output maps are as above but the body is
+   anything else: the body runs once per point of the reduction dims (in
+   loop order), vectorised over the parallel dims.
+3. **per point**: any other output maps: a plain loop over the domain.
+
+Every index an operand map produces is checked to be in bounds.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Sequence
+from typing import Optional
+
+import numpy as np
+
+from ..ir.affine import AffineConst, AffineDim, AffineExpr, AffineMap, d
+from ..ir.attributes import AffineMapAttr, ArrayAttr, DenseArrayAttr, OpaqueAttr, StringAttr
+from ..ir.core import Block, Operation, Value
+from .body import Body, Labeled, align, broadcast, eval_expr, gather, loop_indices
+from .core import InterpError, Interpreter, attr, handler
+from .scalar import SCALAR
+from .values import int_list
+
+REDUCERS = {
+    "arith.addf": np.add, "arith.mulf": np.multiply, "arith.maximumf": np.maximum, "arith.minimumf": np.minimum,
+    "arith.maxnumf": np.fmax, "arith.minnumf": np.fmin,
+    "arith.addi": np.add, "arith.muli": np.multiply, "arith.maxsi": np.maximum, "arith.minsi": np.minimum,
+    "arith.andi": np.bitwise_and, "arith.ori": np.bitwise_or, "arith.xori": np.bitwise_xor,
+}
+"""Body ops that, as `out = op(out, e)`, are a numpy reduction of e."""
+
+
+# --- structure of an op ----------------------------------------------------------------------
+
+def num_inputs(op: Operation) -> int:
+    seg = op.properties.get("operandSegmentSizes") if op.properties else None
+    if isinstance(seg, DenseArrayAttr) and len(seg.values) == 2:
+        return int(seg.values[0])
+    return len(op.operands) - len(op.results)
+
+
+def _outputs(op: Operation, args: list) -> tuple[list, list]:
+    n_in = num_inputs(op)
+    if len(args) - n_in != len(op.results):
+        raise InterpError(f"'{op.name}' has {len(args) - n_in} outputs but {len(op.results)} results: only ops on tensors can be run", op)
+    return args[:n_in], args[n_in:]
+
+
+def _maps(op: Operation) -> list[AffineMap]:
+    maps = attr(op, "indexing_maps")
+    if not isinstance(maps, ArrayAttr) or not all(isinstance(m, AffineMapAttr) for m in maps.elements):
+        raise InterpError(f"'{op.name}' has no indexing_maps", op)
+    return [m.map for m in maps.elements]  # type: ignore[attr-defined]
+
+
+def _iterators(op: Operation, n_loops: int) -> list[str]:
+    its = attr(op, "iterator_types")
+    if not isinstance(its, ArrayAttr):
+        raise InterpError(f"'{op.name}' has no iterator_types", op)
+    out = []
+    for it in its.elements:
+        text = it.value if isinstance(it, StringAttr) else str(it) if isinstance(it, OpaqueAttr) else ""
+        kind = "reduction" if "reduction" in text else "parallel" if "parallel" in text else None
+        if kind is None:
+            raise InterpError(f"unknown iterator type '{it}'", op)
+        out.append(kind)
+    if len(out) != n_loops:
+        raise InterpError(f"'{op.name}' has {len(out)} iterator types for {n_loops} loops", op)
+    return out
+
+
+def loop_extents(op: Operation, maps: Sequence[AffineMap], operands: Sequence[np.ndarray]) -> dict[int, int]:
+    """The extent of every loop dim, from the operand dims its map reads bare;
+    they must agree, and every loop dim must be read bare somewhere."""
+    if len(maps) != len(operands):
+        raise InterpError(f"'{op.name}' has {len(maps)} indexing maps for {len(operands)} operands", op)
+    n_loops = maps[0].num_dims if maps else 0
+    extents: dict[int, tuple[int, int]] = {}
+    for j, (m, v) in enumerate(zip(maps, operands)):
+        shape = np.shape(v)
+        if m.num_dims != n_loops or len(m.results) != len(shape):
+            raise InterpError(f"'{op.name}': indexing map #{j} '{m}' does not fit operand #{j} of shape {shape}", op)
+        if m.num_symbols:
+            raise InterpError(f"'{op.name}': indexing map #{j} has symbols", op)
+        for axis, r in enumerate(m.results):
+            if isinstance(r, AffineDim):
+                size = int(shape[axis])
+                if r.pos in extents and extents[r.pos][0] != size:
+                    first, k = extents[r.pos]
+                    raise InterpError(f"'{op.name}': loop d{r.pos} has extent {first} from operand #{k} but {size} from operand #{j}", op)
+                extents.setdefault(r.pos, (size, j))
+    missing = [f"d{i}" for i in range(n_loops) if i not in extents]
+    if missing:
+        raise InterpError(f"'{op.name}': the extent of {', '.join(missing)} is not given by any operand dim", op)
+    return {i: extents[i][0] for i in range(n_loops)}
+
+
+def _writes_each_point_once(m: AffineMap, parallel: Sequence[int]) -> bool:
+    """m's results are distinct parallel dims (every one) and constants."""
+    dims = [r.pos for r in m.results if isinstance(r, AffineDim)]
+    return all(isinstance(r, (AffineDim, AffineConst)) for r in m.results) and len(dims) == len(set(dims)) and set(dims) == set(parallel)
+
+
+def scatter(acc: np.ndarray, m: AffineMap, indices, value: Labeled, extents: dict[int, int], op: Operation, what: str) -> None:
+    """acc[m(point)] = value for every point (in place)."""
+    index, dims = align([eval_expr(r, indices) for r in m.results])
+    if not set(value.dims) <= set(dims):
+        raise InterpError(f"internal error: {what} is written along dims it is not indexed by", op)
+    for axis, (ix, size) in enumerate(zip(index, acc.shape)):
+        if ix.size and (int(ix.min()) < 0 or int(ix.max()) >= size):
+            raise InterpError(f"{what}: index out of bounds for dim {axis} of size {size}", op)
+    if not dims:
+        acc[tuple(int(i) for i in index)] = value.arr
+    else:
+        acc[tuple(index)] = broadcast(value, dims, extents)
+
+
+# --- linalg.generic ---------------------------------------------------------------------------------
+
+class Reduction:
+    """A yielded value `op(out, e)` whose `out` (the output's block arg) has
+    no other use: e reduced over the reduction dims, then combined with out.
+    `product` is set when e is a mulf used only here (an einsum in f32/f64)."""
+
+    def __init__(self, op: Operation, e: Value, product: Optional[Operation]):
+        self.op, self.e, self.product = op, e, product
+
+
+def _reductions(block: Block, n_in: int, dtypes: Sequence[np.dtype]) -> Optional[dict[int, Reduction]]:
+    """The Reduction of each output, or None if some yielded value is not one."""
+    plan: dict[int, Reduction] = {}
+    yielded = block.ops[-1].operands
+    for j, (out, y, dtype) in enumerate(zip(block.args[n_in:], yielded, dtypes)):
+        op = y.owner
+        if op is None or op.parent is not block or op.name not in REDUCERS or len(op.operands) != 2 or dtype == np.bool_:
+            return None
+        a, b = op.operands
+        if len(out.uses) != 1 or len(y.uses) != 1 or (a is out) == (b is out):
+            return None
+        e = b if a is out else a
+        mul = e.owner
+        fusable = op.name == "arith.addf" and mul is not None and mul.name == "arith.mulf" and mul.parent is block and len(e.uses) == 1 and dtype in _EINSUM
+        plan[j] = Reduction(op, e, mul if fusable else None)
+    return plan
+
+
+_EINSUM = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def reduce_into(name: str, acc: Labeled, e: Labeled | tuple[Labeled, Labeled], red: Sequence[int], extents: dict[int, int], dtype: np.dtype) -> Labeled:
+    """acc `name` e over every point of the reduction dims red (sorted),
+    e being a labeled value or a pair whose product (mulf) it is.  f32/f64
+    and integers reduce with numpy (floats in numpy's summation order);
+    16-bit floats fold in loop order, each step rounded to dtype."""
+    combine = SCALAR[name]
+    if isinstance(e, tuple):
+        a, b = e
+        if dtype in _EINSUM and name == "arith.addf":
+            labels = sorted((set(a.dims) | set(b.dims)) - set(red))
+            summed = np.einsum(a.arr, list(a.dims), b.arr, list(b.dims), labels, optimize=a.arr.size * b.arr.size > 1 << 16)
+            absent = [extents[r] for r in red if r not in a.dims and r not in b.dims]
+            if absent:
+                summed = summed * math.prod(absent)
+            e = Labeled(np.asarray(summed, dtype=dtype), tuple(labels))
+            (x, y), dims = align([acc, e])
+            return Labeled(np.asarray(combine(None, x, y)).astype(dtype), dims)
+        (x, y), dims = align([a, b])
+        e = Labeled(np.asarray(SCALAR["arith.muli" if dtype.kind in "iu" else "arith.mulf"](None, x, y)).astype(dtype), dims)
+    full = tuple(sorted(set(e.dims) | set(red)))
+    arr = broadcast(e, full, extents)
+    axes = tuple(full.index(r) for r in red)
+    keep = tuple(x for x in full if x not in red)
+    if dtype in _EINSUM or dtype.kind in "iu":
+        reduced = Labeled(np.asarray(REDUCERS[name].reduce(arr, axis=axes)).astype(dtype), keep)
+        (x, y), dims = align([acc, reduced])
+        return Labeled(np.asarray(combine(None, x, y)).astype(dtype), dims)
+    steps = np.moveaxis(arr, axes, tuple(range(-len(axes), 0))).reshape([extents[k] for k in keep] + [-1])
+    for i in range(steps.shape[-1]):
+        (x, y), dims = align([acc, Labeled(steps[..., i], keep)])
+        acc = Labeled(np.asarray(combine(None, x, y)).astype(dtype), dims)
+    return acc
+
+
+@handler("linalg.generic")
+def _generic(interp: Interpreter, op: Operation, args: list) -> list:
+    ins, outs = _outputs(op, args)
+    maps = _maps(op)
+    extents = loop_extents(op, maps, args)
+    iterators = _iterators(op, len(extents))
+    if any(n == 0 for n in extents.values()):
+        return [o.copy() for o in outs]
+    if not op.regions or len(op.regions[0].blocks) != 1:
+        raise InterpError("'linalg.generic' needs a body of one block", op)
+    block = op.regions[0].blocks[0]
+    body = Body(block, lambda v: interp.outer_value(v, op))
+    parallel = [i for i, t in enumerate(iterators) if t == "parallel"]
+    reduction = [i for i, t in enumerate(iterators) if t == "reduction"]
+    out_maps = maps[len(ins):]
+    if all(_writes_each_point_once(m, parallel) for m in out_maps):
+        plan = _reductions(block, len(ins), [o.dtype for o in outs]) if reduction else {}
+        if plan is not None:
+            return _vectorised(op, body, ins, outs, maps, extents, reduction, plan)
+        return _looped(op, body, ins, outs, maps, extents, reduction)
+    return _looped(op, body, ins, outs, maps, extents, list(extents))
+
+
+def _vectorised(op: Operation, body: Body, ins: list, outs: list, maps: list[AffineMap], extents: dict[int, int], reduction: list[int], plan: dict[int, Reduction]) -> list:
+    indices = loop_indices(extents)
+    operands = [gather(v, m, indices, op, f"operand #{j} of '{op.name}'") for j, (v, m) in enumerate(zip(ins + outs, maps))]
+    skipped = {id(r.op) for r in plan.values()} | {id(r.product) for r in plan.values() if r.product is not None}
+    env = body.run(operands, indices, skip=lambda o: id(o) in skipped)
+    yielded = None if plan else body.yielded(env)
+    results = []
+    for j, (out, m) in enumerate(zip(outs, maps[len(ins):])):
+        if plan:
+            r = plan[j]
+            acc = operands[len(ins) + j]
+            e = (body.value(env, r.product.operands[0]), body.value(env, r.product.operands[1])) if r.product is not None else body.value(env, r.e)
+            value = reduce_into(r.op.name, acc, e, reduction, extents, out.dtype)
+        else:
+            assert yielded is not None
+            value = yielded[j]
+        new = out.copy()
+        scatter(new, m, indices, value, extents, op, f"output #{j} of '{op.name}'")
+        results.append(new)
+    return results
+
+
+def _looped(op: Operation, body: Body, ins: list, outs: list, maps: list[AffineMap], extents: dict[int, int], fixed: list[int]) -> list:
+    """Run the body once per point of the `fixed` dims (in loop order),
+    vectorised over the others."""
+    accs = [o.copy() for o in outs]
+    n_in = len(ins)
+    for point in itertools.product(*[range(extents[i]) for i in fixed]):
+        indices = loop_indices(extents, dict(zip(fixed, point)))
+        operands = [gather(v, m, indices, op, f"operand #{j} of '{op.name}'") for j, (v, m) in enumerate(zip(ins + accs, maps))]
+        yielded = [Labeled(np.array(y.arr), y.dims) for y in body.yielded(body.run(operands, indices))]
+        for j, (acc, m, y) in enumerate(zip(accs, maps[n_in:], yielded)):
+            scatter(acc, m, indices, y, extents, op, f"output #{j} of '{op.name}'")
+    return accs
+
+
+# --- named ops ------------------------------------------------------------------------------------
+
+@handler("linalg.fill")
+def _fill(interp: Interpreter, op: Operation, args: list) -> list:
+    ins, outs = _outputs(op, args)
+    return [np.full(np.shape(o), np.asarray(ins[0]).astype(o.dtype)) for o in outs]
+
+
+@handler("linalg.copy")
+def _copy(interp: Interpreter, op: Operation, args: list) -> list:
+    ins, outs = _outputs(op, args)
+    _same_shape(op, np.shape(ins[0]), np.shape(outs[0]))
+    return [np.array(ins[0]).astype(outs[0].dtype)]
+
+
+def _same_shape(op: Operation, got: tuple, want: tuple) -> None:
+    if tuple(got) != tuple(want):
+        raise InterpError(f"'{op.name}' computes shape {got} into an output of shape {want}", op)
+
+
+@handler("linalg.transpose")
+def _transpose(interp: Interpreter, op: Operation, args: list) -> list:
+    ins, outs = _outputs(op, args)
+    perm = int_list(attr(op, "permutation"))
+    if sorted(perm) != list(range(np.ndim(ins[0]))):
+        raise InterpError(f"'linalg.transpose': {perm} is not a permutation of the input's dims", op)
+    result = np.transpose(ins[0], perm)
+    _same_shape(op, result.shape, np.shape(outs[0]))
+    return [np.array(result)]
+
+
+@handler("linalg.broadcast")
+def _broadcast(interp: Interpreter, op: Operation, args: list) -> list:
+    ins, outs = _outputs(op, args)
+    added = int_list(attr(op, "dimensions"))
+    shape = np.shape(outs[0])
+    kept = [i for i in range(len(shape)) if i not in added]
+    _same_shape(op, tuple(shape[i] for i in kept), np.shape(ins[0]))
+    return [np.array(np.broadcast_to(np.expand_dims(ins[0], added), shape))]
+
+
+def _contraction_maps(letters_in: Sequence[str], letters_out: str, exprs: Optional[dict[str, list[AffineExpr]]] = None) -> list[AffineMap]:
+    """Maps of a contraction named by index letters: `mk,kn->mn` (loop dims
+    in order of first appearance, output letters first)."""
+    loops: list[str] = []
+    for ch in letters_out + "".join(letters_in):
+        if ch not in loops:
+            loops.append(ch)
+    n = len(loops)
+    return [AffineMap.from_exprs(n, [d(loops.index(ch)) for ch in s]) for s in [*letters_in, letters_out]]
+
+
+_MATMULS = {
+    "linalg.matmul": ("mk", "kn", "mn"),
+    "linalg.matmul_transpose_a": ("km", "kn", "mn"),
+    "linalg.matmul_transpose_b": ("mk", "nk", "mn"),
+    "linalg.batch_matmul": ("bmk", "bkn", "bmn"),
+    "linalg.batch_matmul_transpose_a": ("bkm", "bkn", "bmn"),
+    "linalg.batch_matmul_transpose_b": ("bmk", "bnk", "bmn"),
+    "linalg.matvec": ("mk", "k", "m"),
+    "linalg.vecmat": ("k", "kn", "n"),
+    "linalg.batch_matvec": ("bmk", "bk", "bm"),
+    "linalg.dot": ("k", "k", ""),
+}
+"""C[out] += A[lhs] * B[rhs], by index letters."""
+
+_CONV = re.compile(r"linalg\.(depthwise_)?conv_([123])d(?:_([a-z]+)_([a-z]+))?")
+_SPATIAL = "dhw"
+
+
+def conv_maps(op: Operation) -> Optional[list[AffineMap]]:
+    """Maps of `linalg.[depthwise_]conv_Nd[_IN_W]` from its layout letters:
+    n, g, c, f, m by role and d/h/w spatial (the output is IN with c -> f for
+    a convolution; IN, plus m if W has it, for a depthwise one):
+
+        O[n, f, o...] += I[n, c, o*stride + k*dilation ...] * W[f, c, k...]
+    """
+    m = _CONV.fullmatch(op.name)
+    if m is None:
+        return None
+    depthwise, nd = bool(m.group(1)), int(m.group(2))
+    spatial = _SPATIAL[-nd:]
+    lin = m.group(3) or spatial
+    lw = m.group(4) or spatial
+    if depthwise:
+        lout = lin + ("m" if "m" in lw else "")
+    else:
+        lout = lin.replace("c", "f")
+    strides = int_list(attr(op, "strides")) or [1] * nd
+    dilations = int_list(attr(op, "dilations")) or [1] * nd
+    if len(strides) != nd or len(dilations) != nd or sorted(set(lin) & set(_SPATIAL)) != sorted(spatial):
+        raise InterpError(f"'{op.name}': strides/dilations or layout do not fit {nd} spatial dims", op)
+    loops = [("o" + ch if ch in _SPATIAL else ch) for ch in lout]
+    loops += [ch for ch in lw if ch not in _SPATIAL and ch not in lout]
+    loops += ["k" + ch for ch in spatial]
+    dim = {name: d(i) for i, name in enumerate(loops)}
+
+    def access(letters: str, spatial_of) -> list[AffineExpr]:
+        return [spatial_of(ch) if ch in _SPATIAL else dim[ch] for ch in letters]
+
+    n = len(loops)
+    s_of = {ch: (strides[i], dilations[i]) for i, ch in enumerate(spatial)}
+    return [
+        AffineMap.from_exprs(n, access(lin, lambda ch: dim["o" + ch] * s_of[ch][0] + dim["k" + ch] * s_of[ch][1])),
+        AffineMap.from_exprs(n, access(lw, lambda ch: dim["k" + ch])),
+        AffineMap.from_exprs(n, access(lout, lambda ch: dim["o" + ch])),
+    ]
+
+
+def named_maps(op: Operation) -> Optional[list[AffineMap]]:
+    """The maps of a named contraction (an explicit `indexing_maps` wins)."""
+    if isinstance(attr(op, "indexing_maps"), ArrayAttr):
+        return _maps(op)
+    if op.name in _MATMULS:
+        return _contraction_maps(_MATMULS[op.name][:2], _MATMULS[op.name][2])
+    return conv_maps(op)
+
+
+def _named_contraction(interp: Interpreter, op: Operation, args: list) -> list:
+    """out += cast(lhs) * cast(rhs) over the reduction dims, with the inputs
+    converted to the output's element type first (linalg's named-op rule)."""
+    ins, outs = _outputs(op, args)
+    maps = named_maps(op)
+    assert maps is not None
+    if len(ins) != 2 or len(outs) != 1:
+        raise InterpError(f"'{op.name}' expects two inputs and one output", op)
+    extents = loop_extents(op, maps, args)
+    out = outs[0]
+    dtype = out.dtype
+    if dtype == np.bool_:
+        raise InterpError(f"'{op.name}' on i1 is not supported", op)
+    out_dims = {r.pos for r in maps[2].results if isinstance(r, AffineDim)}
+    reduction = [i for i in sorted(extents) if i not in out_dims]
+    if any(n == 0 for n in extents.values()):
+        return [out.copy()]
+    indices = loop_indices(extents)
+    a, b = (gather(np.asarray(v).astype(dtype), m, indices, op, f"input #{j} of '{op.name}'") for j, (v, m) in enumerate(zip(ins, maps)))
+    acc = gather(out, maps[2], indices, op, f"output of '{op.name}'")
+    value = reduce_into("arith.addf" if dtype.kind not in "iu" else "arith.addi", acc, (a, b), reduction, extents, dtype)
+    new = out.copy()
+    scatter(new, maps[2], indices, value, extents, op, f"output of '{op.name}'")
+    return [new]
+
+
+_CONV_LAYOUTS = ["", "_ncw_fcw", "_nwc_wcf", "_nchw_fchw", "_nhwc_hwcf", "_nhwc_fhwc", "_ngchw_gfchw", "_ngchw_fgchw", "_nhwgc_gfhwc", "_ncdhw_fcdhw", "_ndhwc_dhwcf"]
+_DEPTHWISE_LAYOUTS = ["_ncw_cw", "_nwc_wc", "_nwc_wcm", "_nchw_chw", "_nhwc_hwc", "_nhwc_hwcm", "_ncdhw_cdhw", "_ndhwc_dhwc", "_ndhwc_dhwcm"]
+
+handler(*_MATMULS)(_named_contraction)
+for _nd in (1, 2, 3):
+    _fits = [lay for lay in _CONV_LAYOUTS + _DEPTHWISE_LAYOUTS if set(lay) & set(_SPATIAL) in (set(), set(_SPATIAL[-_nd:]))]
+    handler(*[f"linalg.conv_{_nd}d{lay}" for lay in _fits if lay in _CONV_LAYOUTS])(_named_contraction)
+    handler(*[f"linalg.depthwise_conv_{_nd}d{lay}" for lay in _fits if lay in _DEPTHWISE_LAYOUTS])(_named_contraction)
