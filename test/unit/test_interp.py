@@ -817,6 +817,9 @@ def test_cli_runs_on_npy_and_writes_npz(tmp_path, capsys):
     out = np.load(tmp_path / "out.npz")
     np.testing.assert_array_equal(out["result0"], a + b)
     np.testing.assert_array_equal(out["result1"], [1.0, 2.0])
+    # options may come before the input files, as in any command line
+    assert interp_cli.main([str(src), "--entry", "main", "-o", str(tmp_path / "o2.npz"), str(tmp_path / "a.npy"), str(tmp_path / "b.npy")]) == 0
+    np.testing.assert_array_equal(np.load(tmp_path / "o2.npz")["result0"], a + b)
     np.savez(tmp_path / "in.npz", b=b, a=a)  # by the arguments' names (%a, %b): the order in the file does not matter
     assert interp_cli.main([str(src), "--inputs", str(tmp_path / "in.npz")]) == 0
     printed = capsys.readouterr().out
