@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Optional, Union
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .ir.core import Operation, Value
+from typing import Optional
 
 
 class SourceFile:
@@ -82,7 +79,11 @@ class Diagnostic:
         return f"{head}\n{line}\n{caret}"
 
 
-Locatable = Union["SourcePos", "Operation", "Value", None]
+Locatable = object
+"""What a diagnostic can point at: a SourcePos, an op or a value of the IR
+(anything with a `pos`, or an `owner` or `block` that has one), or None.
+Duck-typed, so that this module does not depend on the IR (which depends on
+it)."""
 
 
 def position_of(at: object) -> Optional[SourcePos]:

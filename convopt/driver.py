@@ -15,7 +15,7 @@ import stat
 import sys
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from .diagnostics import ConvoptError, Diagnostic, DiagnosticEngine, SourceFile, verify_expected
@@ -89,7 +89,8 @@ def process(source: SourceFile, options: Options, engine: DiagnosticEngine, log:
     if options.torch_mlir_stages:
         from .torch_mlir_stages import process_with_stages
 
-        return process_with_stages(source, options, engine, log)
+        plain = replace(options, torch_mlir_stages=False)
+        return process_with_stages(source, engine, lambda middle: process(middle, plain, engine, log))
     from .ir.core import new_module
     from .parser import ParsedFile, _has_content, parse
     from .printer import print_module

@@ -23,12 +23,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Any, Optional
+from collections.abc import Callable
+from typing import Any, Optional
 
 from .diagnostics import ConvoptError, Diagnostic, DiagnosticEngine, SourceFile, SourcePos
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .driver import Log, Options
 
 FRONTEND_STAGE = "builtin.module(torch-function-to-torch-backend-pipeline{backend-legal-ops=aten.convolution_backward})"
 LINALG_STAGE = "builtin.module(torch-backend-to-linalg-on-tensors-backend-pipeline)"
@@ -158,11 +156,11 @@ NOT_A_RAW_IMPORT = (
 )
 
 
-def process_with_stages(source: SourceFile, options: Options, engine: DiagnosticEngine, log: Log = None) -> Optional[str]:
-    """One buffer through torch-mlir's frontend stage, convopt (options'
-    pipeline) and torch-mlir's linalg stage; None on error."""
-    from .driver import process
-
+def process_with_stages(source: SourceFile, engine: DiagnosticEngine, convopt: Callable[[SourceFile], Optional[str]]) -> Optional[str]:
+    """One buffer through torch-mlir's frontend stage, `convopt` (the
+    driver's processing of one buffer with the invocation's pipeline; None
+    on error, the error in engine) and torch-mlir's linalg stage; None on
+    error."""
     session = _Session()
     # The frontend stage's output keeps the locations of the input's ops, so
     # that convopt's diagnostics (and remarks) can point into the input.
@@ -171,7 +169,7 @@ def process_with_stages(source: SourceFile, options: Options, engine: Diagnostic
         return None
     middle = SourceFile(f"{source.name} after torch-mlir's frontend stage", backend)
     start = len(engine.diagnostics)
-    lowered = process(middle, dataclasses.replace(options, torch_mlir_stages=False), engine, log)
+    lowered = convopt(middle)
     _relocate(engine.diagnostics[start:], middle, source)
     if lowered is None:
         return None
