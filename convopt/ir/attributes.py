@@ -7,6 +7,7 @@ the printer; `str()` of an attribute gives its inline form.
 from __future__ import annotations
 
 import math
+import re
 import struct
 from dataclasses import dataclass
 from typing import Optional
@@ -241,8 +242,11 @@ class FusedLoc(Location):
 _BARE_KEY_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.")
 
 
+_BARE_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
+
+
 def is_bare_identifier(name: str) -> bool:
-    return bool(name) and (name[0].isalpha() or name[0] == "_") and all(c in _BARE_KEY_CHARS for c in name)
+    return _BARE_IDENTIFIER.fullmatch(name) is not None
 
 
 def format_entry(name: str, value: Attribute) -> str:
@@ -256,9 +260,15 @@ def symbol_name(name: str) -> str:
     return name if is_bare_identifier(name) or (name and all(c in _BARE_KEY_CHARS or c == "-" for c in name) and not name[0].isdigit()) else quote_string(name)
 
 
+_PLAIN_STRING = re.compile(r'[ !#-\[\]-~]*')
+"""Printable ASCII other than `"` and `\\`: quoted as it is."""
+
+
 def quote_string(value: str) -> str:
     """MLIR string literal: printable ASCII as is, `\\` doubled, `"` and
     everything else as `\\XX` hex bytes (as mlir-opt prints it)."""
+    if _PLAIN_STRING.fullmatch(value):
+        return '"' + value + '"'
     out = ['"']
     for byte in value.encode("utf-8"):
         ch = chr(byte)

@@ -18,7 +18,8 @@ Dim = Optional[int]
 
 
 class Type:
-    """Base class of every type."""
+    """Base class of every type.  The types are immutable; the ones printed
+    most (tensors, dialect types) keep their text once it is made."""
 
     __slots__ = ()
 
@@ -85,9 +86,14 @@ class RankedTensorType(Type):
         return len(self.shape)
 
     def __str__(self) -> str:
+        try:
+            return self.__dict__["_text"]  # type: ignore[no-any-return]
+        except KeyError:
+            pass
         dims = "".join(("?" if d is None else str(d)) + "x" for d in self.shape)
         enc = f", {self.encoding}" if self.encoding is not None else ""
-        return f"tensor<{dims}{self.element_type}{enc}>"
+        text = self.__dict__["_text"] = f"tensor<{dims}{self.element_type}{enc}>"
+        return text
 
 
 @dataclass(frozen=True)
@@ -178,7 +184,12 @@ class DialectType(Type):
     params: tuple = ()
 
     def __str__(self) -> str:
-        return "!" + self.dialect + "." + self.body()
+        try:
+            return self.__dict__["_text"]  # type: ignore[no-any-return]
+        except KeyError:
+            pass
+        text = self.__dict__["_text"] = "!" + self.dialect + "." + self.body()
+        return text
 
     def body(self) -> str:
         if not self.params:
