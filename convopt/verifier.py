@@ -72,11 +72,17 @@ class _Verifier:
                         for i, v in enumerate(inner._operands):
                             if id(v) not in scope:
                                 raise _dominance_error(inner, i, v)
-                    if dirty or inner.regions:
+                    if inner.regions:
                         self.op(inner, scope, dirty)
+                    elif dirty:  # self.op without the call
+                        inner_def = lookup(inner.name)
+                        if inner_def is not None:
+                            inner_def.verify_op(inner)
+                        inner.checked = True
                     for r in inner.results:
-                        scope.add(id(r))
-                        added.append(id(r))
+                        rid = id(r)
+                        scope.add(rid)
+                        added.append(rid)
                 scope.difference_update(added)
                 if last_dirty and not check and d is not None:
                     d.verify_op(op)  # a changed terminator: the parent's checks read it too
