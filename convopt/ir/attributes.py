@@ -62,9 +62,23 @@ class UnitAttr(Attribute):
         return "unit"
 
 
+def _cached_hash(obj: object, fields: tuple) -> int:
+    """The dataclass hash of obj's fields, computed once (for attributes
+    that are deep: arrays, dictionaries, affine maps)."""
+    d = obj.__dict__
+    try:
+        return d["_hash"]  # type: ignore[no-any-return]
+    except KeyError:
+        h = d["_hash"] = hash(fields)
+        return h
+
+
 @dataclass(frozen=True)
 class ArrayAttr(Attribute):
     elements: tuple[Attribute, ...]
+
+    def __hash__(self) -> int:
+        return _cached_hash(self, (self.elements,))
 
     def __str__(self) -> str:
         return "[" + ", ".join(map(str, self.elements)) + "]"
@@ -73,6 +87,9 @@ class ArrayAttr(Attribute):
 @dataclass(frozen=True)
 class DictAttr(Attribute):
     entries: tuple[tuple[str, Attribute], ...]
+
+    def __hash__(self) -> int:
+        return _cached_hash(self, (self.entries,))
 
     def get(self, name: str) -> Optional[Attribute]:
         for key, value in self.entries:
@@ -95,6 +112,9 @@ class TypeAttr(Attribute):
 @dataclass(frozen=True)
 class AffineMapAttr(Attribute):
     map: AffineMap
+
+    def __hash__(self) -> int:
+        return _cached_hash(self, (self.map,))
 
     def __str__(self) -> str:
         return f"affine_map<{self.map}>"

@@ -85,6 +85,13 @@ class RankedTensorType(Type):
     def rank(self) -> int:
         return len(self.shape)
 
+    def __hash__(self) -> int:
+        try:
+            return self.__dict__["_hash"]  # type: ignore[no-any-return]
+        except KeyError:
+            h = self.__dict__["_hash"] = hash((self.shape, self.element_type, self.encoding))
+            return h
+
     def __str__(self) -> str:
         try:
             return self.__dict__["_text"]  # type: ignore[no-any-return]
