@@ -28,6 +28,7 @@ other than convopt-finalize-boundary, any diagnostic in a worker.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import re
@@ -99,6 +100,10 @@ def _run_chunks(args: tuple[str, str, bool, list[tuple[int, str]]]) -> list[tupl
     from .verifier import verify
 
     out = []
+    # The IR is cyclic (ops, values, uses), and the command line turns the
+    # cyclic collector off: collect each function once it is printed, scanning
+    # only what was made since (the parser's tables and the rest are frozen).
+    gc.freeze()
     for line_offset, text in chunks:
         engine = DiagnosticEngine()
         try:
@@ -114,6 +119,9 @@ def _run_chunks(args: tuple[str, str, bool, list[tuple[int, str]]]) -> list[tupl
         if engine.diagnostics or len(module.regions[0].blocks[0].ops) != 1:
             raise _Fallback()
         out.append(print_function(module, debuginfo))
+        del parsed, module, funcs
+        gc.collect()
+        gc.freeze()  # what is kept (the results so far) is not scanned again
     return out
 
 
@@ -145,13 +153,14 @@ class _Assembler(Printer):
 def run_parallel(source: SourceFile, pipeline: str, workers: Optional[int] = None, debuginfo: bool = False) -> Optional[str]:
     """The output of `parse, verify, pipeline, print` on source, computed
     function by function in `workers` processes (default: the CPUs this
-    process may use); None when the module does not split (see the module
+    process may use; 1: in this process, each function's IR freed once it
+    is printed); None when the module does not split (see the module
     docstring) or a worker met a diagnostic."""
     from .parser import parse
 
     workers = workers or len(os.sched_getaffinity(0))
     parts = split_functions(source.text)
-    if parts is None or len(parts[1]) < MIN_FUNCTIONS or workers < 2 or not check_pipeline(pipeline):
+    if parts is None or len(parts[1]) < MIN_FUNCTIONS or not check_pipeline(pipeline):
         return None
     header, chunks, footer = parts
     try:
@@ -162,13 +171,18 @@ def run_parallel(source: SourceFile, pipeline: str, workers: Optional[int] = Non
     if skeleton.metadata or skeleton.type_aliases or body is None or body.ops:
         return None
     # a few batches per worker: balanced, with little inter-process traffic
-    n = min(len(chunks), workers * 4)
-    batches = [chunks[i * len(chunks) // n : (i + 1) * len(chunks) // n] for i in range(n)]
     try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            results = [r for batch in pool.map(_run_chunks, [(source.name, pipeline, debuginfo, b) for b in batches]) for r in batch]
+        if workers == 1:  # in this process, one function at a time: little memory
+            results = _run_chunks((source.name, pipeline, debuginfo, chunks))
+        else:
+            n = min(len(chunks), workers * 4)
+            batches = [chunks[i * len(chunks) // n : (i + 1) * len(chunks) // n] for i in range(n)]
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                results = [r for batch in pool.map(_run_chunks, [(source.name, pipeline, debuginfo, b) for b in batches]) for r in batch]
     except _Fallback:
         return None
+    finally:
+        gc.unfreeze()
     return assemble(skeleton.module, results, debuginfo)
 
 
