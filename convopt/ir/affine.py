@@ -232,9 +232,10 @@ class AffineMap:
     def __hash__(self) -> int:
         # the dataclass hash, kept: maps are dict keys (aliases, verifier and cleanup caches)
         try:
-            return self.__dict__["_hash"]  # type: ignore[no-any-return]
-        except KeyError:
-            h = self.__dict__["_hash"] = hash((self.num_dims, self.num_symbols, self.results))
+            return self._hash  # type: ignore[attr-defined,no-any-return]
+        except AttributeError:
+            h = hash((self.num_dims, self.num_symbols, self.results))
+            object.__setattr__(self, "_hash", h)
             return h
 
     def eval(self, dims, syms=()) -> tuple[int, ...]:

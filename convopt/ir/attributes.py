@@ -65,11 +65,11 @@ class UnitAttr(Attribute):
 def _cached_hash(obj: object, fields: tuple) -> int:
     """The dataclass hash of obj's fields, computed once (for attributes
     that are deep: arrays, dictionaries, affine maps)."""
-    d = obj.__dict__
     try:
-        return d["_hash"]  # type: ignore[no-any-return]
-    except KeyError:
-        h = d["_hash"] = hash(fields)
+        return obj._hash  # type: ignore[attr-defined,no-any-return]
+    except AttributeError:
+        h = hash(fields)
+        object.__setattr__(obj, "_hash", h)
         return h
 
 

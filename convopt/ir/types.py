@@ -87,19 +87,21 @@ class RankedTensorType(Type):
 
     def __hash__(self) -> int:
         try:
-            return self.__dict__["_hash"]  # type: ignore[no-any-return]
-        except KeyError:
-            h = self.__dict__["_hash"] = hash((self.shape, self.element_type, self.encoding))
+            return self._hash  # type: ignore[attr-defined,no-any-return]
+        except AttributeError:
+            h = hash((self.shape, self.element_type, self.encoding))
+            object.__setattr__(self, "_hash", h)
             return h
 
     def __str__(self) -> str:
         try:
-            return self.__dict__["_text"]  # type: ignore[no-any-return]
-        except KeyError:
+            return self._text  # type: ignore[attr-defined,no-any-return]
+        except AttributeError:
             pass
         dims = "".join(("?" if d is None else str(d)) + "x" for d in self.shape)
         enc = f", {self.encoding}" if self.encoding is not None else ""
-        text = self.__dict__["_text"] = f"tensor<{dims}{self.element_type}{enc}>"
+        text = f"tensor<{dims}{self.element_type}{enc}>"
+        object.__setattr__(self, "_text", text)
         return text
 
 
@@ -192,10 +194,11 @@ class DialectType(Type):
 
     def __str__(self) -> str:
         try:
-            return self.__dict__["_text"]  # type: ignore[no-any-return]
-        except KeyError:
+            return self._text  # type: ignore[attr-defined,no-any-return]
+        except AttributeError:
             pass
-        text = self.__dict__["_text"] = "!" + self.dialect + "." + self.body()
+        text = "!" + self.dialect + "." + self.body()
+        object.__setattr__(self, "_text", text)
         return text
 
     def body(self) -> str:
