@@ -161,6 +161,10 @@ def main() -> None:
     lines.append("peak memory of convopt --lower-conv-bwd (target <= 100 bytes per input byte):")
     for m in memory:
         lines.append(f"  {m['input']:30} {m['bytes'] / 1e6:7.2f} MB input -> {m['convopt_max_rss_kib'] / 1024:7.1f} MiB, {m['convopt_max_rss_kib'] * 1024 / m['bytes']:.1f} bytes of memory per input byte")
+    quarter, whole = memory[0], memory[2]
+    if whole["bytes"] > quarter["bytes"]:
+        slope = (whole["convopt_max_rss_kib"] - quarter["convopt_max_rss_kib"]) * 1024 / (whole["bytes"] - quarter["bytes"])
+        lines.append(f"  growth from {quarter['input']} to {whole['input']}: {slope:.1f} bytes per added input byte")
     text = "\n".join(lines)
     print(text)
     os.makedirs(args.out, exist_ok=True)
