@@ -179,7 +179,7 @@ def run_parallel(source: SourceFile, pipeline: str, workers: Optional[int] = Non
             batches = [chunks[i * len(chunks) // n : (i + 1) * len(chunks) // n] for i in range(n)]
             with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
                 results = [r for batch in pool.map(_run_chunks, [(source.name, pipeline, debuginfo, b) for b in batches]) for r in batch]
-    except _Fallback:
+    except Exception:  # _Fallback, or a bug in a worker: the serial path reports it as usual
         return None
     finally:
         gc.unfreeze()
