@@ -59,15 +59,19 @@ def has_extra_properties(op: Operation) -> bool:
 
 
 def segment_sizes(op: Operation) -> Optional[tuple[int, ...]]:
-    seg = (op.properties or {}).get("operandSegmentSizes")
+    props = op.properties
+    if not props:
+        return None
+    seg = props.get("operandSegmentSizes")
     return tuple(seg.values) if isinstance(seg, DenseArrayAttr) else None
 
 
 def segments(op: Operation) -> list[list[Value]]:
     """The operands split by operandSegmentSizes."""
     out, i = [], 0
+    operands = op._operands
     for n in segment_sizes(op) or ():
-        out.append(list(op.operands[i : i + n]))
+        out.append(operands[i : i + n])
         i += n
     return out
 

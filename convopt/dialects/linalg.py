@@ -105,7 +105,33 @@ def _verify_named(op: Operation) -> None:
         raise fail(op, "expected the result types to match the types of the outs operands")
 
 
+_GENERIC_OK: dict[tuple, bool] = {}
+"""The structures of `linalg.generic` ops verified already: the checks read
+nothing else, and lowered IR repeats a few structures many times."""
+
+
 def _verify_generic(op: Operation) -> None:
+    block = op.regions[0].blocks[0] if len(op.regions) == 1 and len(op.regions[0].blocks) == 1 else None
+    yielded = block.ops[-1] if block is not None and block.ops else None
+    try:
+        key: Optional[tuple] = (
+            op.attributes.get("indexing_maps"), op.attributes.get("iterator_types"), segment_sizes(op),
+            tuple(v.type for v in op._operands), tuple(r.type for r in op.results),
+            None if block is None else tuple(a.type for a in block.args),
+            None if yielded is None else (yielded.name, tuple(v.type for v in yielded._operands)),
+        )
+        if key in _GENERIC_OK:
+            return
+    except TypeError:  # an unhashable attribute
+        key = None
+    _check_generic(op)
+    if key is not None:
+        if len(_GENERIC_OK) > 4096:
+            _GENERIC_OK.clear()
+        _GENERIC_OK[key] = True
+
+
+def _check_generic(op: Operation) -> None:
     n_in, _ = _ins_outs(op)
     maps_attr = op.attributes.get("indexing_maps")
     iters = op.attributes.get("iterator_types")

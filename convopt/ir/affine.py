@@ -229,6 +229,15 @@ class AffineMap:
     def identity(n: int) -> AffineMap:
         return AffineMap(n, 0, tuple(AffineDim(i) for i in range(n)))
 
+    def __hash__(self) -> int:
+        # the dataclass hash, kept: maps are dict keys (aliases, verifier and cleanup caches)
+        try:
+            return self._hash  # type: ignore[attr-defined,no-any-return]
+        except AttributeError:
+            h = hash((self.num_dims, self.num_symbols, self.results))
+            object.__setattr__(self, "_hash", h)
+            return h
+
     def eval(self, dims, syms=()) -> tuple[int, ...]:
         return tuple(r.eval(dims, syms) for r in self.results)
 

@@ -7,6 +7,7 @@ the printer; `str()` of an attribute gives its inline form.
 from __future__ import annotations
 
 import math
+import re
 import struct
 from dataclasses import dataclass
 from typing import Optional
@@ -61,9 +62,23 @@ class UnitAttr(Attribute):
         return "unit"
 
 
+def _cached_hash(obj: object, fields: tuple) -> int:
+    """The dataclass hash of obj's fields, computed once (for attributes
+    that are deep: arrays, dictionaries, affine maps)."""
+    try:
+        return obj._hash  # type: ignore[attr-defined,no-any-return]
+    except AttributeError:
+        h = hash(fields)
+        object.__setattr__(obj, "_hash", h)
+        return h
+
+
 @dataclass(frozen=True)
 class ArrayAttr(Attribute):
     elements: tuple[Attribute, ...]
+
+    def __hash__(self) -> int:
+        return _cached_hash(self, (self.elements,))
 
     def __str__(self) -> str:
         return "[" + ", ".join(map(str, self.elements)) + "]"
@@ -72,6 +87,9 @@ class ArrayAttr(Attribute):
 @dataclass(frozen=True)
 class DictAttr(Attribute):
     entries: tuple[tuple[str, Attribute], ...]
+
+    def __hash__(self) -> int:
+        return _cached_hash(self, (self.entries,))
 
     def get(self, name: str) -> Optional[Attribute]:
         for key, value in self.entries:
@@ -94,6 +112,9 @@ class TypeAttr(Attribute):
 @dataclass(frozen=True)
 class AffineMapAttr(Attribute):
     map: AffineMap
+
+    def __hash__(self) -> int:
+        return _cached_hash(self, (self.map,))
 
     def __str__(self) -> str:
         return f"affine_map<{self.map}>"
@@ -241,8 +262,11 @@ class FusedLoc(Location):
 _BARE_KEY_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.")
 
 
+_BARE_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
+
+
 def is_bare_identifier(name: str) -> bool:
-    return bool(name) and (name[0].isalpha() or name[0] == "_") and all(c in _BARE_KEY_CHARS for c in name)
+    return _BARE_IDENTIFIER.fullmatch(name) is not None
 
 
 def format_entry(name: str, value: Attribute) -> str:
@@ -256,9 +280,15 @@ def symbol_name(name: str) -> str:
     return name if is_bare_identifier(name) or (name and all(c in _BARE_KEY_CHARS or c == "-" for c in name) and not name[0].isdigit()) else quote_string(name)
 
 
+_PLAIN_STRING = re.compile(r'[ !#-\[\]-~]*')
+"""Printable ASCII other than `"` and `\\`: quoted as it is."""
+
+
 def quote_string(value: str) -> str:
     """MLIR string literal: printable ASCII as is, `\\` doubled, `"` and
     everything else as `\\XX` hex bytes (as mlir-opt prints it)."""
+    if _PLAIN_STRING.fullmatch(value):
+        return '"' + value + '"'
     out = ['"']
     for byte in value.encode("utf-8"):
         ch = chr(byte)

@@ -6,6 +6,14 @@ everywhere is one call.  Erasing an operation whose results are still used is
 refused.  This is the whole data model: every dialect's op is an `Operation`
 with a name; what is special about an op lives in its definition
 (`convopt.dialects`), looked up by that name.
+
+Each op has a `checked` flag for incremental verification
+(`convopt.verifier.verify_changed`): the verifier sets it, and every change
+made through this API that can invalidate a check clears it on the ops
+concerned (a new op, a new operand, an op inserted into or removed from a
+block together with the block's parent op and the users of its results, a
+block argument added or erased).  Code that assigns a value's `type` or an
+op's attributes directly calls `changed(op)` on the ops that see it.
 """
 
 from __future__ import annotations
@@ -79,7 +87,7 @@ class BlockArgument(Value):
 
 
 class Operation:
-    __slots__ = ("name", "_operands", "results", "attributes", "properties", "regions", "loc", "pos", "parent")
+    __slots__ = ("name", "_operands", "results", "attributes", "properties", "regions", "loc", "pos", "parent", "checked")
 
     def __init__(
         self,
@@ -105,6 +113,7 @@ class Operation:
         self.loc = loc
         self.pos = pos
         self.parent: Optional[Block] = None
+        self.checked = False  # verified since its last change (see the module docstring)
 
     # -- operands -------------------------------------------------------------
     @property
@@ -125,6 +134,7 @@ class Operation:
         _remove_use(old, self, index)
         self._operands[index] = value
         value.uses.append((self, index))
+        self.checked = False
 
     def drop_operands(self) -> None:
         for i, value in enumerate(self._operands):
@@ -141,6 +151,7 @@ class Operation:
     # -- structure -----------------------------------------------------------------
     def add_region(self, region: Region) -> Region:
         region.parent = self
+        self.checked = False
         self.regions.append(region)
         return region
 
@@ -216,6 +227,7 @@ class Block:
     def add_arg(self, type: Type, loc: Optional[Location] = None) -> BlockArgument:
         arg = BlockArgument(type, self, len(self.args), loc)
         self.args.append(arg)
+        changed(self.parent_op)
         return arg
 
     def erase_arg(self, index: int) -> None:
@@ -224,6 +236,7 @@ class Block:
         del self.args[index]
         for i, arg in enumerate(self.args):
             arg.index = i
+        changed(self.parent_op)
 
     def append(self, op: Operation) -> Operation:
         return self.insert(len(self.ops), op)
@@ -233,6 +246,10 @@ class Block:
             raise IRError(f"'{op.name}' is already in a block")
         op.parent = self
         self.ops.insert(index, op)
+        if op.checked:  # moved: what its regions use may no longer dominate them
+            for nested in op.walk():
+                nested.checked = False
+        changed(self.parent_op)
         return op
 
     def index_of(self, op: Operation) -> int:
@@ -244,6 +261,10 @@ class Block:
     def remove(self, op: Operation) -> None:
         del self.ops[self.index_of(op)]
         op.parent = None
+        changed(self.parent_op)
+        for result in op.results:  # defined nowhere now (or later, if op is moved)
+            for user, _ in result.uses:
+                user.checked = False
 
     @property
     def parent_op(self) -> Optional[Operation]:
@@ -262,11 +283,19 @@ class Region:
     def add_block(self, block: Block) -> Block:
         block.parent = self
         self.blocks.append(block)
+        changed(self.parent)
         return block
 
     @property
     def entry(self) -> Block:
         return self.blocks[0]
+
+
+def changed(op: Optional[Operation]) -> None:
+    """Mark op for re-verification by `verify_changed` (after a change the
+    IR API does not see: a value's type or an attribute assigned directly)."""
+    if op is not None:
+        op.checked = False
 
 
 def new_module(pos: Optional[SourcePos] = None) -> Operation:

@@ -18,7 +18,8 @@ Dim = Optional[int]
 
 
 class Type:
-    """Base class of every type."""
+    """Base class of every type.  The types are immutable; the ones printed
+    most (tensors, dialect types) keep their text once it is made."""
 
     __slots__ = ()
 
@@ -84,10 +85,24 @@ class RankedTensorType(Type):
     def rank(self) -> int:
         return len(self.shape)
 
+    def __hash__(self) -> int:
+        try:
+            return self._hash  # type: ignore[attr-defined,no-any-return]
+        except AttributeError:
+            h = hash((self.shape, self.element_type, self.encoding))
+            object.__setattr__(self, "_hash", h)
+            return h
+
     def __str__(self) -> str:
+        try:
+            return self._text  # type: ignore[attr-defined,no-any-return]
+        except AttributeError:
+            pass
         dims = "".join(("?" if d is None else str(d)) + "x" for d in self.shape)
         enc = f", {self.encoding}" if self.encoding is not None else ""
-        return f"tensor<{dims}{self.element_type}{enc}>"
+        text = f"tensor<{dims}{self.element_type}{enc}>"
+        object.__setattr__(self, "_text", text)
+        return text
 
 
 @dataclass(frozen=True)
@@ -178,7 +193,13 @@ class DialectType(Type):
     params: tuple = ()
 
     def __str__(self) -> str:
-        return "!" + self.dialect + "." + self.body()
+        try:
+            return self._text  # type: ignore[attr-defined,no-any-return]
+        except AttributeError:
+            pass
+        text = "!" + self.dialect + "." + self.body()
+        object.__setattr__(self, "_text", text)
+        return text
 
     def body(self) -> str:
         if not self.params:

@@ -76,6 +76,7 @@ def parse(source: SourceFile) -> ParsedFile:
     builder.type_aliases = {}
     builder.attr_aliases = {}
     builder.alias_tokens = {}
+    builder.vtensor_types = {}
     if not _has_content(source.text):
         raise ConvoptError(Diagnostic("error", "empty input: expected an operation", source.pos(1, 1)))
     try:
@@ -197,7 +198,7 @@ def _unexpected_message(e: Any, parser: Any) -> str:
             names = set(interactive.accepts()) or names
     except Exception:  # pragma: no cover - best effort only
         pass
-    names -= {"$END"}
+    names -= {"$END", "VTENSOR_TYPE"}  # a dialect type, already listed as such
     summary: list[str] = []
     if names & {"OP_NAME", "RESULT_DEF"}:
         names = {n for n in names if n not in _OP_START and not n.startswith("K_") and n not in ("CMPI", "CMPF")}

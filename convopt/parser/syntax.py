@@ -188,6 +188,7 @@ class SyntaxBuilder(Transformer):
         self.type_aliases: dict[str, Type] = {}
         self.attr_aliases: dict[str, Attribute] = {}
         self.alias_tokens: dict[str, Token] = {}
+        self.vtensor_types: dict[str, Type] = {}
         self.items: list[Any] = []
         self.metadata: list[str] = []
 
@@ -536,6 +537,21 @@ class SyntaxBuilder(Transformer):
             except ValueError as e:
                 raise SyntaxError_(str(e), tok) from None
         return DialectType(dialect, rest, params_t)
+
+    def vtensor_type(self, c: list) -> Type:
+        """`!torch.vtensor<[2,?],f32>` in one token: the type `dialect_type`
+        builds from the same text, made once per distinct text."""
+        text = str(c[0])
+        t = self.vtensor_types.get(text)
+        if t is None:
+            dims, _, dtype = text[len("!torch.vtensor<[") : -1].partition("],")
+            shape = ShapeParam(tuple(None if x == "?" else int(x) for x in dims.split(",")) if dims else ())
+            try:
+                t = torch_tensor_type("vtensor", (shape, builtin_scalar(dtype)))
+            except ValueError as e:
+                raise SyntaxError_(str(e), c[0]) from None
+            self.vtensor_types[text] = t
+        return t
 
     def dialect_params(self, c: list) -> list:
         return list(c)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..ir.attributes import StringAttr, SymbolRefAttr, TypeAttr
-from ..ir.core import Operation
+from ..ir.core import Operation, changed
 from ..ir.types import FunctionType, RankedTensorType, ValueTensorType, builtin_tensor_type
 from . import Pass, PassContext
 from .cleanup import erase_dead
@@ -84,6 +84,7 @@ def lower_boundary(func: Operation, referenced: set[str]) -> bool:
             if v.owner is not None and v.owner.name == FROM_BUILTIN:
                 ret.set_operand(i, v.owner.operands[0])
     func.attributes["function_type"] = TypeAttr(FunctionType(tuple(a.type for a in entry.args), tuple(_builtin(t) for t in fn.type.results)))
+    changed(func)  # its signature, so also its returns
     for block in body.blocks:
         erase_dead(block)
     return True

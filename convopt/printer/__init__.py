@@ -40,9 +40,17 @@ class Printer:
         self.aliases: dict[AffineMapAttr, str] = {}
 
     # -- entry points ----------------------------------------------------------------
-    def print_module(self, module: Operation, metadata: Sequence[str] = ()) -> str:
+    def start(self, module: Operation) -> None:
+        """Name the values of module and its map aliases."""
         self.names = NameState(module)
-        self.aliases = _collect_map_aliases(module)
+        self.aliases = collect_map_aliases(module)
+
+    def print_module(self, module: Operation, metadata: Sequence[str] = (), aliases: Optional[dict[AffineMapAttr, str]] = None) -> str:
+        """The text of module; `aliases` replaces the map aliases of module
+        (`convopt.parallel`: the maps of functions printed elsewhere)."""
+        self.start(module)
+        if aliases is not None:
+            self.aliases = aliases
         lines = [f"{name} = {attr}" for attr, name in self.aliases.items()]
         lines.append(self.op(module))
         text = "\n".join(lines) + "\n"
@@ -120,7 +128,8 @@ class Printer:
         return prefix + text + self.loc(op.loc, op.pos)
 
 
-def _collect_map_aliases(module: Operation) -> dict[AffineMapAttr, str]:
+def collect_map_aliases(module: Operation) -> dict[AffineMapAttr, str]:
+    """`#map`, `#map1`, ... for the affine maps of module, in order of first use."""
     aliases: dict[AffineMapAttr, str] = {}
 
     def visit(a: Attribute) -> None:

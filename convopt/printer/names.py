@@ -15,8 +15,12 @@ from typing import Optional
 from ..dialects import lookup
 from ..ir.core import Block, Operation, Region, Value
 
+_PLAIN_NAME = re.compile(r"[A-Za-z$._-][A-Za-z0-9$._-]*")
+
 
 def sanitize(name: str) -> str:
+    if _PLAIN_NAME.fullmatch(name):
+        return name
     out = []
     for ch in name:
         if ch.isascii() and (ch.isalnum() or ch in "$._-"):
