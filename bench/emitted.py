@@ -11,11 +11,16 @@ network; the benchmark runs its convolution_backward with the layer's mask):
 
 All IR is compiled by IREE (llvm-cpu, host CPU) and run by its local-task
 runtime; every variant and PyTorch use the same thread count, in one run.
-Times are the best of --repeats runs.  Prints a table (time, ratio to
-PyTorch, ratio to the best torch-mlir form, MAC efficiency) and writes JSON
-and a PNG chart to bench/results/.
+Every layer runs in each of --dtypes (f32, bf16, f16), PyTorch in the same
+dtype.  --baseline REF adds "convopt REF": the direct lowering of convopt as
+committed at git REF (extracted to a temporary directory), so that a change
+is measured against what it replaces in the same run.  Times are the best
+of --repeats runs.  Prints a table (time, ratio to PyTorch, ratio to the
+best torch-mlir form, MAC efficiency) and writes JSON and a PNG chart to
+bench/results/.
 
-    python bench/emitted.py [--layers a,b] [--repeats 5] [--threads 2]
+    python bench/emitted.py [--layers a,b] [--dtypes f32,bf16] [--variants ...] [--baseline HEAD]
+                            [--iree-flags '...'] [--repeats 40] [--threads 2] [--out DIR]
 """
 
 from __future__ import annotations
@@ -40,10 +45,10 @@ VARIANTS = {
 }
 
 
-def config(name: str, layer: dict) -> harness.Config:
+def config(name: str, layer: dict, dtype: str = "f32") -> harness.Config:
     nd = len(layer["spatial"])
     return harness.Config(
-        name=name, batch=layer["n"], cin=layer["cin"], cout=layer["cout"], spatial=tuple(layer["spatial"]), kernel=tuple(layer["kernel"]),
+        name=name, dtype=dtype, batch=layer["n"], cin=layer["cin"], cout=layer["cout"], spatial=tuple(layer["spatial"]), kernel=tuple(layer["kernel"]),
         stride=tuple(layer["stride"]), padding=tuple(layer["padding"]), dilation=tuple(layer["dilation"]), groups=layer["groups"],
         transposed=layer["transposed"], output_padding=tuple(layer.get("output_padding") or (0,) * nd), mask=tuple(layer["mask"]),
     )
@@ -62,78 +67,151 @@ def torch_mlir(text: str, pipeline: str) -> str:
     return proc.stdout
 
 
-def timed_module(text: str, threads: int):
+def baseline_lower(text: str, ref: str) -> str:
+    """convopt --lower-conv-bwd as committed at git `ref` (extracted once)."""
+    import subprocess
+    import tempfile
+
+    root = _BASELINES.get(ref)
+    if root is None:
+        root = tempfile.mkdtemp(prefix="convopt-baseline-")
+        repo = os.path.join(HERE, "..")
+        archive = subprocess.run(["git", "-C", repo, "archive", ref, "convopt"], capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", root], input=archive, check=True)
+        _BASELINES[ref] = root
+    env = dict(os.environ, PYTHONPATH=root)
+    code = "import sys; from convopt.cli import entry; sys.argv[0] = 'convopt'; entry()"
+    proc = subprocess.run([sys.executable, "-c", code, "--lower-conv-bwd"], input=text, capture_output=True, text=True, env=env, cwd=root)
+    if proc.returncode:
+        raise RuntimeError(proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "convopt failed")
+    return proc.stdout
+
+
+_BASELINES: dict[str, str] = {}
+
+
+def timed_module(text: str, threads: int, flags: tuple[str, ...] = ()):
     """Compile text; return (function, to_device) for the local-task runtime.
     Inputs are put on the device once, so the timing is the computation,
     not copies between numpy and IREE buffers (PyTorch makes none either)."""
     import iree.compiler as ireec
     import iree.runtime as ireert
 
-    vmfb = ireec.compile_str(text, target_backends=["llvm-cpu"], extra_args=["--iree-llvmcpu-target-cpu=host"])
-    _runtime_threads(threads)
-    config = ireert.Config("local-task")
+    vmfb = ireec.compile_str(text, target_backends=["llvm-cpu"], extra_args=["--iree-llvmcpu-target-cpu=host", *flags])
+    config = _runtime_config(threads)
     ctx = ireert.SystemContext(config=config)
     ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, vmfb))
     return ctx.modules.module["main"], lambda a: ireert.asdevicearray(config.device, a)
 
 
-_THREADS_SET: list[int] = []
+_CONFIG: list = []
 
 
-def _runtime_threads(threads: int) -> None:
-    """IREE's local-task runtime uses this many worker threads (set once)."""
+def _runtime_config(threads: int):
+    """One local-task device with `threads` worker threads, shared by every
+    module, set up once and warmed up with a throwaway module: the first
+    module loaded in a process ran 1.2-3x slower than later ones on the
+    same IR (measured with identical modules; without the warm-up, the
+    variant timed first was always the slowest)."""
+    import iree.compiler as ireec
     import iree.runtime as ireert
+    import numpy as np
 
-    if not _THREADS_SET:
+    if not _CONFIG:
         ireert.flags.parse_flags(f"--task_topology_max_group_count={threads}")
-        _THREADS_SET.append(threads)
+        config = ireert.Config("local-task")
+        _CONFIG.append(config)
+        ctx = ireert.SystemContext(config=config)
+        ctx.add_vm_module(ireert.VmModule.copy_buffer(ctx.instance, ireec.compile_str(_WARM_UP, target_backends=["llvm-cpu"], extra_args=["--iree-llvmcpu-target-cpu=host"])))
+        ctx.modules.module["main"](np.ones(4, dtype=np.float32))
+    return _CONFIG[0]
 
 
-def best_time(fn, repeats: int) -> float:
-    fn()  # warm up
-    best = math.inf
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
+_WARM_UP = """func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %r = arith.addf %a, %a : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+"""
 
 
-def run_layer(name: str, layer: dict, repeats: int, threads: int) -> dict:
+def lowered_text(tool: str, arg, text: str) -> str:
+    if tool == "convopt":
+        return harness.lower(text, arg)
+    if tool == "baseline":
+        return baseline_lower(text, arg)
+    return torch_mlir(text, arg)
+
+
+def run_layer(name: str, layer: dict, dtype: str, variants: dict, repeats: int, threads: int, flags: tuple[str, ...] = ()) -> dict:
+    """Compile and check every variant, then time them and PyTorch
+    interleaved (one call of each per round, best of `repeats` rounds), so
+    that the machine's load drifts over all of them alike."""
     import numpy as np
     import torch
 
-    cfg = config(name, layer)
-    go, x, w = (np.asarray(a, dtype=np.float32) for a in harness.inputs(cfg))
+    cfg = config(name, layer, dtype)
+    go, x, w = (harness.round_to(a, dtype) for a in harness.inputs(cfg))  # float64 holding dtype's values
     text = harness.torch_ir(cfg)
-    row: dict = {"layer": name, "times_ms": {}, "efficiency": {}, "errors": {}}
-    ref = harness.reference(cfg, go.astype(np.float64), x.astype(np.float64), w.astype(np.float64))
-    for variant, (tool, arg) in VARIANTS.items():
+    row: dict = {"layer": name, "dtype": dtype, "times_ms": {}, "efficiency": {}, "errors": {}}
+    ref = harness.reference(cfg, go, x, w)
+    calls = {}
+    for variant, (tool, arg) in variants.items():
+        row["times_ms"][variant] = None
         try:
-            lowered = harness.lower(text, arg) if tool == "convopt" else torch_mlir(text, arg)
-            fn, to_device = timed_module(lowered, threads)
-            args = [to_device(a) for a in (go, x, w)]
+            lowered = lowered_text(tool, arg, text)
+            fn, to_device = timed_module(lowered, threads, flags)
+            args = [to_device(harness.to_device(a, dtype)) for a in (go, x, w)]
             out = fn(*args)
             outs = out if isinstance(out, (tuple, list)) else [out]
             expected = [r for r, m in zip(ref, cfg.mask) if m]
-            err = max(float(np.max(np.abs(np.asarray(o.to_host()) - e))) / max(1.0, float(np.max(np.abs(e)))) for o, e in zip(outs, expected))
-            row["times_ms"][variant] = best_time(lambda fn=fn, args=args: fn(*args), repeats) * 1e3
+            err = max(float(np.max(np.abs(np.asarray(o.to_host()).astype(np.float64) - e))) / max(1.0, float(np.max(np.abs(e)))) for o, e in zip(outs, expected))
+            if not err <= harness.TOLERANCE[dtype]:
+                raise RuntimeError(f"wrong result: relative error {err:.3g}")
+            calls[variant] = lambda fn=fn, args=args: fn(*args)
             row["errors"][variant] = err
             executed = harness.executed_macs(lowered, [go.shape, x.shape, w.shape])
             row["efficiency"][variant] = harness.useful_macs(cfg) / executed if executed else None
         except Exception as e:  # a lowering or compiler that fails on this layer
-            row["times_ms"][variant] = None
             row["errors"][variant] = f"{type(e).__name__}: {str(e).strip().splitlines()[-1][:160] if str(e).strip() else ''}"
     torch.set_num_threads(threads)
-    t = lambda a: torch.from_numpy(a)  # noqa: E731
+    tdt = getattr(torch, harness.TORCH_DTYPES[dtype])
+    t = lambda a: torch.from_numpy(a).to(tdt)  # noqa: E731
     args = (t(go), t(x), t(w), [cfg.cout], list(cfg.stride), list(cfg.padding), list(cfg.dilation), cfg.transposed, list(cfg.out_padding), cfg.groups, list(cfg.mask))
-    row["times_ms"]["PyTorch"] = best_time(lambda: torch.ops.aten.convolution_backward(*args), repeats) * 1e3
+    calls["PyTorch"] = lambda: torch.ops.aten.convolution_backward(*args)
+    for variant, ms in best_times(calls, repeats).items():
+        row["times_ms"][variant] = ms
     return row
 
 
-def report(rows: list[dict]) -> str:
+SLOW_REPEATS = 5
+"""Rounds for the torch-mlir variants, 10-100x slower than the others: the
+machine's noise matters less next to their times, and their rounds would
+dominate the run."""
+
+
+def best_times(calls: dict, repeats: int) -> dict[str, float]:
+    """Best time (ms) of each call over `repeats` interleaved rounds
+    (SLOW_REPEATS for torch-mlir's variants), after one warm-up round.  Each
+    round starts one call later in the order, so that no variant always runs
+    right after the same one (PyTorch's OpenMP threads keep spinning for a
+    while after a call)."""
+    best = {k: math.inf for k in calls}
+    names = list(calls)
+    rounds = {k: SLOW_REPEATS if k.startswith("torch-mlir") else repeats for k in names}
+    for round_ in range(repeats + 1):
+        for k in names[round_ % len(names):] + names[: round_ % len(names)]:
+            if round_ > rounds[k]:
+                continue
+            start = time.perf_counter()
+            calls[k]()
+            if round_:
+                best[k] = min(best[k], time.perf_counter() - start)
+    return {k: v * 1e3 for k, v in best.items()}
+
+
+def report(rows: list[dict], variants: dict) -> str:
     lines = []
-    header = f"{'layer':22} {'variant':22} {'time ms':>9} {'/PyTorch':>9} {'/best tm':>9} {'MAC eff':>8}"
+    header = f"{'layer':22} {'dtype':5} {'variant':22} {'time ms':>9} {'/PyTorch':>9} {'/best tm':>9} {'MAC eff':>8}"
     lines.append(header)
     lines.append("-" * len(header))
     for row in rows:
@@ -141,35 +219,35 @@ def report(rows: list[dict]) -> str:
         pt = times["PyTorch"]
         tm = [times[v] for v in ("torch-mlir direct", "torch-mlir decomposed") if times.get(v)]
         best_tm = min(tm) if tm else None
-        for variant in list(VARIANTS) + ["PyTorch"]:
+        for variant in list(variants) + ["PyTorch"]:
             t = times.get(variant)
             if t is None:
-                lines.append(f"{row['layer']:22} {variant:22} {'failed':>9}   {row['errors'].get(variant, '')}")
+                lines.append(f"{row['layer']:22} {row['dtype']:5} {variant:22} {'failed':>9}   {row['errors'].get(variant, '')}")
                 continue
             eff = row["efficiency"].get(variant)
             lines.append(
-                f"{row['layer']:22} {variant:22} {t:9.2f} {t / pt:9.2f} {(f'{t / best_tm:9.2f}' if best_tm else '      n/a')} {(f'{eff:8.3f}' if eff else '       -')}"
+                f"{row['layer']:22} {row['dtype']:5} {variant:22} {t:9.2f} {t / pt:9.2f} {(f'{t / best_tm:9.2f}' if best_tm else '      n/a')} {(f'{eff:8.3f}' if eff else '       -')}"
             )
     return "\n".join(lines)
 
 
-def chart(rows: list[dict], path: str) -> None:
+def chart(rows: list[dict], variants: dict, path: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    variants = list(VARIANTS)
-    fig, ax = plt.subplots(figsize=(12, 5))
+    variants = list(variants)
+    fig, ax = plt.subplots(figsize=(max(12, 0.6 * len(rows)), 5.5))
     width = 0.8 / len(variants)
     for i, v in enumerate(variants):
         ys = [(row["times_ms"][v] / row["times_ms"]["PyTorch"]) if row["times_ms"].get(v) else 0 for row in rows]
         ax.bar([k + i * width for k in range(len(rows))], ys, width, label=v)
     ax.axhline(1.0, color="black", linewidth=0.8)
-    ax.axhline(2.0, color="gray", linewidth=0.8, linestyle="--")
+    ax.axhline(1.5, color="gray", linewidth=0.8, linestyle="--")
     ax.set_yscale("log")
     ax.set_xticks([k + 0.4 - width / 2 for k in range(len(rows))])
-    ax.set_xticklabels([row["layer"] for row in rows], rotation=30, ha="right")
+    ax.set_xticklabels([f"{row['layer']} {row['dtype']}" for row in rows], rotation=45, ha="right", fontsize=8)
     ax.set_ylabel("time / PyTorch CPU time (log)")
     ax.set_title("convolution_backward, IREE llvm-cpu vs PyTorch (lower is better; 0 = failed)")
     ax.legend()
@@ -180,26 +258,35 @@ def chart(rows: list[dict], path: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--layers", default="", help="comma-separated layer names (default: all)")
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--dtypes", default="f32,bf16", help="comma-separated element types (f32, bf16, f16)")
+    parser.add_argument("--variants", default="", help="comma-separated variants (default: all)")
+    parser.add_argument("--baseline", default="", help="also time convopt's direct lowering as committed at this git ref")
+    parser.add_argument("--iree-flags", default="", help="extra iree-compile flags for every variant, space-separated (e.g. --iree-opt-data-tiling=true)")
+    parser.add_argument("--repeats", type=int, default=40)
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--out", default=os.path.join(HERE, "results"))
     args = parser.parse_args()
     with open(os.path.join(HERE, "layers.json")) as f:
         layers = {k: v for k, v in json.load(f).items() if not k.startswith("_")}
     names = [n for n in args.layers.split(",") if n] or list(layers)
+    chosen = [v for v in args.variants.split(",") if v]
+    variants = {k: v for k, v in VARIANTS.items() if not chosen or k in chosen}
+    if args.baseline:
+        variants = {f"convopt {args.baseline}": ("baseline", args.baseline), **variants}
     rows = []
     for name in names:
-        row = run_layer(name, layers[name], args.repeats, args.threads)
-        rows.append(row)
-        print(report([row]).split("\n", 2)[2], flush=True)
-    text = report(rows)
+        for dtype in [d for d in args.dtypes.split(",") if d]:
+            row = run_layer(name, layers[name], dtype, variants, args.repeats, args.threads, tuple(args.iree_flags.split()))
+            rows.append(row)
+            print(report([row], variants).split("\n", 2)[2], flush=True)
+    text = report(rows, variants)
     print("\n" + text)
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "emitted.json"), "w") as f:
-        json.dump({"threads": args.threads, "repeats": args.repeats, "rows": rows}, f, indent=1)
+        json.dump({"threads": args.threads, "repeats": args.repeats, "iree_flags": args.iree_flags, "rows": rows}, f, indent=1)
     with open(os.path.join(args.out, "emitted.txt"), "w") as f:
         f.write(text + "\n")
-    chart(rows, os.path.join(args.out, "emitted.png"))
+    chart(rows, variants, os.path.join(args.out, "emitted.png"))
 
 
 if __name__ == "__main__":

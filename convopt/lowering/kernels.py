@@ -16,8 +16,9 @@ scatter, its grad_input a gather, and grad_weight the weight kernel again.
 Layers, bottom up: relation.py (relations, pieces, tap ranges), roles.py
 (channel roles and reshapes), request.py (what is asked), outputs.py and
 tiles.py (accumulators, the plan of pieces and the loop over their
-combinations), the forms generic_form.py, matmul_forms.py and named.py,
-and this module on top: choose_form, choose_strategy and emit_kernel.
+combinations), the forms generic_form.py, matmul_forms.py, named.py and
+channels_last.py, and this module on top: choose_form, choose_strategy and
+emit_kernel.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..ir.core import Value
+from .channels_last import channels_last_fits, emit_channels_last_kernel
 from .emit import Emitter, Ix
 from .generic_form import generic_tile
 from .matmul_forms import emit_col2im_kernel, matmul_tile
@@ -99,13 +101,20 @@ def choose_strategy(kind: Kind, em: Emitter, r: Rel, policy: Peel) -> Strategy:
 
 def emit_kernel(em: Emitter, req: KernelRequest) -> tuple[Value, KernelStats]:
     """Build req.kind over req.ins; returns the sum in req.out_layout
-    (element type req.acc_type) and what was emitted.  The form (see
-    choose_form): "im2col" emits the matmul forms of matmul_forms.py,
-    "named" a linalg named convolution where one computes a gather, else
-    linalg.generic ops (generic_form.py), one per piece combination."""
+    (element type req.acc_type) and what was emitted.  A kernel that
+    channels_last_fits (static; depthwise, or a dense gather or scatter;
+    little padding) takes the channels-last named convolutions of
+    channels_last.py under auto and named.  Otherwise
+    the form (see choose_form): "im2col" emits the matmul forms of
+    matmul_forms.py, "named" a linalg named convolution where one computes a
+    gather, else linalg.generic ops (generic_form.py), one per piece
+    combination."""
+    roles = req.roles
+    if req.form in (Form.AUTO, Form.NAMED) and channels_last_fits(em, req.kind, roles, req.rels):
+        stats = KernelStats(form="channels-last")
+        return from_roles(em, emit_channels_last_kernel(em, req, stats), req.out_layout, roles), stats
     form = choose_form(req.kind, req.roles, req.rels, req.form)
     stats = KernelStats(form=form.value)
-    roles = req.roles
     if form == Form.NAMED:
         name = named_conv_name(len(req.rels), roles["g"], roles["ca"], roles["cb"]) if req.kind == Kind.GATHER else None  # type: ignore[arg-type]
         if name is not None:

@@ -49,6 +49,12 @@ def indexing_maps(op: Operation) -> list[AffineMap]:
     if name.startswith("linalg.depthwise_conv_") and name.endswith(("_ncw_cw", "_nchw_chw", "_ncdhw_cdhw")):
         # O[n, c, o...] += I[n, c, s*o + d*k...] * W[c, k...]
         return _conv_maps(op, _rank(op.operands[1]) - 1, ["n", "c"], [], ["n", "c"], ["c"])
+    if name.startswith("linalg.depthwise_conv_") and name.endswith(("_nwc_wc", "_nhwc_hwc", "_ndhwc_dhwc")):
+        # O[n, o..., c] += I[n, s*o + d*k..., c] * W[k..., c]
+        return _conv_maps(op, _rank(op.operands[1]) - 1, ["n", "*", "c"], [], ["n", "*", "c"], ["*", "c"])
+    if name.startswith("linalg.conv_") and name.endswith(("_nwc_wcf", "_nhwc_hwcf", "_ndhwc_dhwcf")):
+        # O[n, o..., f] += I[n, s*o + d*k..., c] * W[k..., c, f]
+        return _conv_maps(op, _rank(op.operands[1]) - 2, ["n", "*", "f"], ["c"], ["n", "*", "c"], ["*", "c", "f"])
     # Elementwise/copy named ops (fill, transpose, ...): identity-like maps.
     return [AffineMap.identity(_rank(v)) for v in op.operands]
 
@@ -63,20 +69,24 @@ def _conv_maps(op: Operation, nd: int, out: list[str], red: list[str], inp: list
     """Maps of a named convolution whose loops are `out`, the output
     positions o..., `red`, the kernel positions k... (linalg's order), with the
     input read at `inp` + (s*o + d*k...), the weight at `wgt` + k... and the
-    output written at `out` + o..."""
+    output written at `out` + o...; an operand's spatial dims go where its
+    roles have "*" (channels-last layouts), else after them."""
     strides = _ints(op.attributes.get("strides"), nd)
     dilations = _ints(op.attributes.get("dilations"), nd)
-    loops = out + [f"o{i}" for i in range(nd)] + red + [f"k{i}" for i in range(nd)]
+    loops = [n for n in out if n != "*"] + [f"o{i}" for i in range(nd)] + red + [f"k{i}" for i in range(nd)]
     dim: dict[str, AffineExpr] = {n: d(i) for i, n in enumerate(loops)}
     o = [dim[f"o{i}"] for i in range(nd)]
     k = [dim[f"k{i}"] for i in range(nd)]
     spatial = [o[i] * strides[i] + k[i] * dilations[i] for i in range(nd)]
     n_loops = len(loops)
-    return [
-        AffineMap.from_exprs(n_loops, [dim[n] for n in inp] + spatial),
-        AffineMap.from_exprs(n_loops, [dim[n] for n in wgt] + k),
-        AffineMap.from_exprs(n_loops, [dim[n] for n in out] + o),
-    ]
+
+    def operand(roles: list[str], positions: list[AffineExpr]) -> AffineMap:
+        exprs: list[AffineExpr] = []
+        for n in roles if "*" in roles else roles + ["*"]:
+            exprs += positions if n == "*" else [dim[n]]
+        return AffineMap.from_exprs(n_loops, exprs)
+
+    return [operand(inp, spatial), operand(wgt, k), operand(out, o)]
 
 
 def named_conv_name(nd: int, groups: int, ca: object, cb: object) -> str | None:
@@ -97,7 +107,7 @@ def named_conv_name(nd: int, groups: int, ca: object, cb: object) -> str | None:
     return None
 
 
-def _ints_attr(values: list[int]) -> DenseAttr:
+def ints_attr(values: list[int]) -> DenseAttr:
     body: object = str(values[0]) if len(set(values)) == 1 else tuple(str(v) for v in values)
     return DenseAttr(body, VectorType((len(values),), i64))
 
@@ -116,7 +126,7 @@ def emit_named_gather(em: Emitter, b: Value, w: Value, rels: Sequence[Rel], grou
     b = em.extract_slice(b, [0] * (nd + 2), shape[:2] + keep, [1] * (nd + 2))
     high = [em.max(0, em.sub(needed[i], keep[i])) for i in range(nd)]
     b = em.pad(b, [0, 0] + [r.P for r in rels], [0, 0] + high)
-    attrs: dict[str, Attribute] = {"dilations": _ints_attr([r.D for r in rels]), "strides": _ints_attr([r.S for r in rels])}
+    attrs: dict[str, Attribute] = {"dilations": ints_attr([r.D for r in rels]), "strides": ints_attr([r.S for r in rels])}
     n = shape[0]
     out_shape = [n, em.mul(ca, groups)] + [r.Ns for r in rels]
     if name.startswith("linalg.depthwise"):

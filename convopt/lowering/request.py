@@ -17,9 +17,9 @@ from .roles import Layout
 class Form(Choice):
     """The shape of the emitted convolutions (`--conv-form`)."""
 
-    AUTO = "auto"  # the fastest measured (kernels.choose_form)
+    AUTO = "auto"  # the fastest measured (kernels.emit_kernel, choose_form)
     GENERIC = "generic"  # linalg.generic ops, one per piece combination
-    NAMED = "named"  # a linalg named convolution where one computes a gather
+    NAMED = "named"  # linalg named convolutions: channels-last where channels_last_fits, else channels-first for a gather
     IM2COL = "im2col"  # matmul forms: im2col for gather and weight, col2im for the scatter
 
 

@@ -1,0 +1,197 @@
+"""The channels-last forms: kernels as linalg's channels-last named
+convolutions, with transposes to and from PyTorch's channels-first layout
+at the boundary.  Depthwise (one channel per group, Ca = Cb = 1:
+`linalg.depthwise_conv_{1d_nwc_wc,2d_nhwc_hwc}`) and dense (G = 1:
+`linalg.conv_2d_nhwc_hwcf`), in channels-last layout (c the reduced channel, f the produced one; for a
+depthwise op c = f = g and W has no c):
+
+    gather   out[n, s..., f]  = sum_{k, c} B[n, S*s + D*k - P ..., c] * W[k..., c, f]
+    scatter  out[n, b..., f]  = sum_{m, c} A[n, b + D*m - (D*(K-1) - P) ..., c] * Wf[m..., c, f]
+             (stride 1: the gather over the flipped weight Wf[m] = W[K-1-m])
+
+and, depthwise only, the weight kernel with the batch folded into the
+channels (a depthwise convolution whose "kernel" is A, strides D and
+dilations S; the dense weight kernel as a named convolution runs 100x
+slower under IREE than im2col + matmul, bench/README.md):
+
+    weight   P[0, k..., (n, g)] = sum_s  B[0, D*k + S*s - P ..., (n, g)] * A[s..., (n, g)]
+             out[g, k...]        = sum_n P[0, k..., (n, g)]
+
+IREE vectorizes these along the contiguous channel dim (the channels-first
+generic reductions run at a few GFLOP/s; the col2im form of the scatter
+spends a third of its time in per-tap copies).  Every window is cut or
+zero-padded to exactly the positions it reads, so the multiply-adds
+executed are those of the padded generic form.  The flipped weight is a
+copy of G*Ca*Cb*K... values, 1/(N*Ns...) of the multiply-adds (SPEC allows
+a copy below 1%; channels_last_fits checks it).  Static shapes only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..ir.affine import AffineMap, d
+from ..ir.attributes import Attribute, DenseArrayAttr
+from ..ir.core import Value
+from ..ir.types import FloatType, i64, ranked
+from .emit import Emitter, Ix
+from .named import ints_attr
+from .relation import Kind, Rel
+from .request import KernelRequest, KernelStats
+from .roles import to_roles
+
+MIN_EFFICIENCY = 0.9
+"""The windows multiply the padded positions too: below this fraction of
+useful multiply-adds the kernel keeps its other forms (peeled, col2im)."""
+
+MAX_FLIP_FRACTION = 0.01
+"""The flipped weight of a scatter may hold at most this fraction of its
+multiply-adds (SPEC section 5)."""
+
+_DEPTHWISE = {1: "linalg.depthwise_conv_1d_nwc_wc", 2: "linalg.depthwise_conv_2d_nhwc_hwc"}
+_DENSE = {2: "linalg.conv_2d_nhwc_hwcf"}
+"""The named ops by number of spatial dims, where measured faster (see
+channels_last_fits; linalg also has the 3-D ones and conv_1d_nwc_wcf)."""
+
+
+def is_depthwise(roles: dict[str, Ix]) -> bool:
+    return roles["ca"] == 1 and roles["cb"] == 1
+
+
+def channels_last_fits(em: Emitter, kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) -> bool:
+    """Where the channels-last form was measured faster (bench/README.md):
+    static shapes; depthwise (Ca = Cb = 1, G > 1 groups) in 1-D and 2-D: the
+    weight kernel, and gather and scatter of stride 1; dense (G = 1, Ca and
+    Cb > 1) in 2-D: the scatter of stride 1 with more than one tap (3-D ran
+    1.2-1.4x slower than col2im and the generic form, dense and depthwise,
+    the 1-D dense scatter 5x slower than col2im; a 1x1 scatter is one
+    matmul in col2im form, 1.6x faster; a strided gather runs 90x slower
+    than im2col, unet-up-transposed grad_input 31 ms against 0.35 ms; a
+    strided scatter as one named convolution per output phase has kernels
+    with unit dims, 14x slower).
+    The padded windows waste little: prod over dims of useful / executed
+    >= MIN_EFFICIENCY, a gather and the weight kernel executing Ns*K per
+    dim and the scatter Nb*K; and a scatter's flipped weight (K... values
+    per channel pair) at most MAX_FLIP_FRACTION of its multiply-adds."""
+    g, n, ca, cb = roles["g"], roles["n"], roles["ca"], roles["cb"]
+    if not all(isinstance(x, int) for x in (g, n, ca, cb)) or not all(r.static for r in rels):
+        return False
+    unit_stride = all(r.S == 1 for r in rels)
+    if is_depthwise(roles) and g > 1:  # type: ignore[operator]
+        fits = len(rels) in _DEPTHWISE and (kind == Kind.WEIGHT or unit_stride)
+    elif len(rels) not in _DENSE:
+        return False
+    else:
+        fits = g == 1 and ca > 1 and cb > 1 and kind == Kind.SCATTER and unit_stride and any(r.K != 1 for r in rels)  # type: ignore[operator]
+    useful = executed = flip = 1
+    for r in rels:
+        useful *= r.useful()
+        executed *= (r.Nb if kind == Kind.SCATTER else r.Ns) * r.k  # type: ignore[operator]
+        flip *= r.k
+    return fits and executed > 0 and useful >= MIN_EFFICIENCY * executed and (kind != Kind.SCATTER or flip <= MAX_FLIP_FRACTION * useful * n)  # type: ignore[operator]
+
+
+def transpose(em: Emitter, v: Value, perm: Sequence[int]) -> Value:
+    """out[i...] = v[i at perm...]: dim j of the result is dim perm[j] of v."""
+    if list(perm) == list(range(len(perm))):
+        return v
+    shape = em.shape(v)
+    out = em.empty([shape[p] for p in perm], ranked(v.type).element_type)
+    return em.structured("linalg.transpose", [v], [out], {"permutation": DenseArrayAttr(i64, tuple(perm))})[0]
+
+
+def window(em: Emitter, v: Value, first: int, rels: Sequence[Rel]) -> Value:
+    """v cut or zero-padded along its spatial dims first, first+1, ... to
+    exactly the positions b = S*s + D*k - P read (b from -P to
+    S*(Ns-1) + D*(K-1) - P): keep [max(0, -P), min(Nb, E - P)) with
+    E = S*(Ns-1) + D*(K-1) + 1, pad max(0, P) low and max(0, E - P - Nb) high."""
+    shape = em.shape(v)
+    rank = len(shape)
+    offsets, sizes, low, high = [0] * rank, list(shape), [0] * rank, [0] * rank
+    for i, r in enumerate(rels):
+        j, extent = first + i, r.S * (r.Ns - 1) + r.D * (r.k - 1) + 1  # type: ignore[operator]
+        start, stop = max(0, -r.P), min(shape[j], extent - r.P)  # type: ignore[type-var]
+        offsets[j], sizes[j] = start, stop - start  # type: ignore[operator]
+        low[j], high[j] = max(0, r.P), max(0, extent - r.P - shape[j])  # type: ignore[operator]
+    return em.pad(em.extract_slice(v, offsets, sizes, [1] * rank), low, high)
+
+
+def named_conv(em: Emitter, b: Value, w: Value, rels: Sequence[Rel], acc_type: FloatType, stats: KernelStats) -> Value:
+    """out[n, s..., f] = sum_{k, c} B[n, S*s + D*k - P ..., c] * W[k..., c, f]
+    as a channels-last named convolution; B [n, b..., c] in its own
+    coordinates, W [k..., c, f] (dense) or [k..., c] (depthwise, f = c).
+    Returns [n, Ns..., f] in acc_type."""
+    nd = len(rels)
+    depthwise = ranked(w.type).rank == nd + 1
+    name = (_DEPTHWISE if depthwise else _DENSE)[nd]
+    b = window(em, b, 1, rels)
+    shape, w_shape = em.shape(b), em.shape(w)
+    out_shape = [shape[0]] + [r.Ns for r in rels] + [w_shape[-1]]
+    attrs: dict[str, Attribute] = {"dilations": ints_attr([r.D for r in rels]), "strides": ints_attr([r.S for r in rels])}
+    result = em.structured(name, [b, w], [em.zeros(out_shape, acc_type)], attrs)[0]
+    macs = 1
+    for x in out_shape + [r.K for r in rels] + ([] if depthwise else [shape[-1]]):
+        macs *= x  # type: ignore[operator]
+    stats.add(macs)
+    stats.form = name
+    return result
+
+
+def emit_channels_last_kernel(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:
+    """req (channels_last_fits) in the channels-last form; returns the sum
+    in role layout ([n, channel, spatial...], n absent when N = 1; [g, k...]
+    for the depthwise weight kernel)."""
+    ins = [to_roles(em, v, layout, req.roles) for v, layout in zip(req.ins, req.layouts)]
+    if req.kind == Kind.WEIGHT:
+        return _weight(em, ins[0], ins[1], req, stats)
+    nd, has_n = len(req.rels), req.roles["n"] != 1
+    x = ins[0] if has_n else em.expand(ins[0], [[0, 1]] + [[i + 1] for i in range(1, nd + 1)], [1] + em.shape(ins[0]))
+    x = transpose(em, x, [0] + list(range(2, nd + 2)) + [1])  # [n, spatial..., c]
+    w, lead = ins[1], 1 if is_depthwise(req.roles) else 2
+    if req.kind == Kind.SCATTER:
+        w = em.reverse(w, list(range(lead, lead + nd)))
+    # W is [g, k...] or [ca, cb, k...]: to [k..., g] or [k..., c, f] (gather: c = cb, f = ca; scatter: c = ca, f = cb)
+    w = transpose(em, w, list(range(lead, lead + nd)) + ([0] if lead == 1 else [1, 0] if req.kind == Kind.GATHER else [0, 1]))
+    out = named_conv(em, x, w, req.rels, req.acc_type, stats) if req.kind == Kind.GATHER else _scatter(em, x, w, req, stats)
+    out = transpose(em, out, [0, nd + 1] + list(range(1, nd + 1)))  # [n, f, spatial...]
+    return out if has_n else em.collapse(out, [[0, 1]] + [[i + 1] for i in range(1, nd + 1)])
+
+
+def _scatter(em: Emitter, a: Value, wf: Value, req: KernelRequest, stats: KernelStats) -> Value:
+    """out[n, b..., f] = sum_{s,k,c: b = s + D*k - P} A[n, s..., c] * W[k..., c, f]
+    (stride 1) as the gather of A over the flipped weight Wf[m] = W[K-1-m]:
+
+        out[n, b..., f] = sum_{m, c} A[n, b + D*m - (D*(K-1) - P) ..., c] * Wf[m..., c, f]
+
+    a in [n, s..., c], wf [k..., c, f] ([k..., g] depthwise).  Returns
+    [n, Nb..., f]."""
+    rels = [Rel(S=1, D=r.D, P=r.D * (r.k - 1) - r.P, K=r.K, Ns=r.Nb, Nb=r.Ns) for r in req.rels]
+    return named_conv(em, a, wf, rels, req.acc_type, stats)
+
+
+def _weight(em: Emitter, a: Value, b: Value, req: KernelRequest, stats: KernelStats) -> Value:
+    """out[g, k...] = sum_{n, s} A[n, g, s...] * B[n, g, S*s + D*k - P ...]:
+    the batch folded into the channels ((n, g) innermost), A as the kernel
+    of a depthwise convolution over B with strides D and dilations S, then
+    the sum over n.  a, b in role layout ([n, g, spatial...], n absent when
+    N = 1)."""
+    nd, has_n = len(req.rels), req.roles["n"] != 1
+    lead = 2 if has_n else 1
+    perm = list(range(lead, lead + nd)) + list(range(lead))  # [spatial..., (n,) g]
+    fold = [[i] for i in range(nd)] + [list(range(nd, nd + lead))]
+    a_cl = em.collapse(transpose(em, a, perm), fold) if has_n else transpose(em, a, perm)
+    b_cl = em.collapse(transpose(em, b, perm), fold) if has_n else transpose(em, b, perm)
+    b_cl = em.expand(b_cl, [[0, 1]] + [[i + 1] for i in range(1, nd + 1)], [1] + em.shape(b_cl))
+    swapped = [Rel(S=r.D, D=r.S, P=r.P, K=r.Ns, Ns=r.K, Nb=r.Nb) for r in req.rels]
+    partial = named_conv(em, b_cl, a_cl, swapped, req.acc_type, stats)  # [1, k..., (n, g)]
+    g = req.roles["g"]
+    ks = [r.K for r in req.rels]
+    if not has_n:
+        partial = em.collapse(partial, [[0, 1]] + [[i + 1] for i in range(1, nd + 1)])
+        return transpose(em, partial, [nd] + list(range(nd)))
+    partial = em.expand(partial, [[i] for i in range(nd + 1)] + [[nd + 1, nd + 2]], [1] + ks + [req.roles["n"], g])
+    rank = nd + 3  # [1, k..., n, g] -> out[g, k...] summing n
+    maps = [AffineMap.identity(rank), AffineMap.from_exprs(rank, [d(nd + 2)] + [d(1 + i) for i in range(nd)])]
+    iterators = ["reduction"] + ["parallel"] * nd + ["reduction", "parallel"]
+    out = em.zeros([g] + ks, req.acc_type)
+    return em.generic([partial], [out], maps, iterators, lambda bb, x: [bb.value("arith.addf", [x[1], x[0]], req.acc_type)])[0]
