@@ -1,9 +1,13 @@
 # convopt's entry points; each sets up the virtualenv first.
 #
-#   make demo    lower the convolution backward ops of a ResNet block
-#   make test    pytest (test/unit, test/e2e) and lit (test/lit)
-#   make lint    ruff and mypy
-#   make bench   bench/emitted.py and bench/tool.py (results in bench/results/)
+#   make demo       lower the convolution backward ops of a ResNet block
+#   make test       the fast tier: pytest (test/unit, test/e2e with the named
+#                   matrix and a random slice, test/models, test/fuzz slices) and lit
+#   make test-full  make test with the whole random e2e sweep, then make fuzz
+#   make fuzz       10,000 fuzzed texts, 2,000 random configurations per path,
+#                   resource bounds (test/fuzz/README.md)
+#   make lint       ruff and mypy
+#   make bench      bench/emitted.py, bench/tool.py and bench/models.py (results in bench/results/)
 #
 # The virtualenv (.venv, made with `python3 -m venv`) is created on first use
 # and the project is (re)installed into it only when pyproject.toml changes.
@@ -14,8 +18,12 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 # pytest-xdist workers for the unit and e2e tests
 JOBS   ?= 2
+# seeded random convolution_backward configurations in the e2e suite
+# (the named matrix always runs); make test-full runs all 110
+E2E_RANDOM ?= 24
+FUZZ_SEED  ?= 1
 
-.PHONY: all venv test unit lit lint demo bench
+.PHONY: all venv test test-full unit lit fuzz fuzz-text fuzz-semantic fuzz-resources lint demo bench
 
 all: test
 
@@ -31,7 +39,23 @@ $(STAMP): pyproject.toml | $(BIN)/python
 test: unit lit
 
 unit: $(STAMP)
-	$(BIN)/python -m pytest -n $(JOBS) test/unit test/e2e test/models
+	CONVOPT_E2E_RANDOM=$(E2E_RANDOM) $(BIN)/python -m pytest -n $(JOBS) test/unit test/e2e test/models test/fuzz
+
+test-full:
+	$(MAKE) test E2E_RANDOM=110
+	$(MAKE) -k fuzz
+
+# The three sweeps are separate targets, so that `make -k fuzz` runs them all.
+fuzz: fuzz-text fuzz-semantic fuzz-resources
+
+fuzz-text: $(STAMP)
+	$(BIN)/python test/fuzz/fuzz.py --count 10000 --seed $(FUZZ_SEED)
+
+fuzz-semantic: $(STAMP)
+	$(BIN)/python test/fuzz/semantic.py --count 2000 --seed $(FUZZ_SEED) --iree 8
+
+fuzz-resources: $(STAMP)
+	$(BIN)/python test/fuzz/resources.py
 
 lit: $(STAMP)
 	$(BIN)/lit -sv test/lit

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 import sys
 from typing import Optional
 
@@ -147,8 +148,14 @@ def entry() -> None:
     # the process ends; the cyclic collector only walks it again and again
     # (1.75x the run time on large modules, measured in bench/tool.py).
     gc.disable()
+    from .driver import Interrupted
+
     try:
         main.main(args=normalize_argv(sys.argv[1:]), prog_name="convopt", standalone_mode=True)
+    except Interrupted as e:  # SIGTERM/SIGHUP while writing -o: the temp file is gone; die of the signal
+        signal.signal(e.signum, signal.SIG_DFL)
+        os.kill(os.getpid(), e.signum)
+        sys.exit(128 + e.signum)  # pragma: no cover - the signal kills first
     except BrokenPipeError:  # pragma: no cover - e.g. `convopt ... | head`
         try:
             sys.stdout = open(os.devnull, "w")

@@ -8,6 +8,7 @@ lowering never meets a configuration it cannot handle.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Optional
 
@@ -219,6 +220,28 @@ def check_output_shape(op: Operation, spec: ConvSpec, x: ValueTensorType, y: Val
             raise invalid(op, f"expects {what} size {expected} along spatial dim {i} (input {xi}), got {yi}")
 
 
+MAX_KERNEL_TAPS = 1 << 14
+MAX_SPATIAL_SIZE = 1 << 22
+
+
+def check_sizes(op: Operation, spec: ConvSpec, x: ValueTensorType, w: ValueTensorType, y: ValueTensorType) -> None:
+    """Sizes the lowerings cannot take: a static size 0 (the slices they
+    emit would be out of bounds, invalid IR), and sizes whose lowering would
+    not finish: the work grows with the kernel's taps (the scatter has an op
+    per tap) and, on the decomposed path, with the spatial sizes (the weight
+    gradient's kernel)."""
+    for what, t in (("the input", x), ("the weight", w), ("grad_output", y)):
+        if 0 in (t.shape or ()):
+            raise unsupported(op, f"empty tensors ({what} has a size-0 dim: '{t}')")
+    taps = math.prod(k for k in spec.kernel if k is not None)
+    if taps > MAX_KERNEL_TAPS:
+        raise unsupported(op, f"a kernel of {taps} taps (at most {MAX_KERNEL_TAPS})")
+    for t in (x, y):
+        for i, size in enumerate((t.shape or ())[2:]):
+            if size is not None and size > MAX_SPATIAL_SIZE:
+                raise unsupported(op, f"spatial size {size} along dim {i} (at most {MAX_SPATIAL_SIZE})")
+
+
 @dataclass(frozen=True)
 class ConvBackward:
     """A validated convolution_backward: operands, spec, which results."""
@@ -239,6 +262,7 @@ def read_conv_backward(op: Operation) -> ConvBackward:
     if got.dtype != spec.dtype:
         raise invalid(op, f"expects grad_output of element type {spec.dtype}, got {got.dtype}")
     check_output_shape(op, spec, _shaped(op, x, "the input"), got, "grad_output")
+    check_sizes(op, spec, _shaped(op, x, "the input"), _shaped(op, w, "the weight"), got)
     if spec.out_channels is None and got.shape[1] is not None:  # type: ignore[index]
         if got.shape[1] % spec.groups:  # type: ignore[index]
             raise invalid(op, f"expects groups ({spec.groups}) to divide the grad_output channels ({got.shape[1]})")  # type: ignore[index]
@@ -253,4 +277,10 @@ def read_conv_backward(op: Operation) -> ConvBackward:
     for index, (result, like) in enumerate(zip(op.results[:2], (x, w))):
         if isinstance(result.type, ValueTensorType) and result.type != like.type:
             raise invalid(op, f"expects result #{index} of type '{like.type}', got '{result.type}'")
+    bias_t = op.results[2].type
+    if isinstance(bias_t, ValueTensorType):  # grad_bias: [grad_output channels] of the element type
+        channels = spec.out_channels
+        shape = bias_t.shape
+        if shape is None or len(shape) != 1 or bias_t.dtype != spec.dtype or None not in (shape[0], channels) and shape[0] != channels:
+            raise invalid(op, f"expects result #2 of type '!torch.vtensor<[{'?' if channels is None else channels}],{spec.dtype}>', got '{bias_t}'")
     return ConvBackward(spec, go, x, w, tuple(mask))  # type: ignore[arg-type]

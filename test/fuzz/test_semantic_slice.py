@@ -1,0 +1,110 @@
+"""A fixed-seed slice of the semantic fuzzer (test/fuzz/semantic.py) for
+`make test`: random valid convolution_backward configurations on both
+paths, checked with the reference interpreter against PyTorch, and broken
+variants judged against PyTorch's own verdict."""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import replace
+
+import pytest
+import semantic
+
+harness = semantic.harness  # test/e2e/harness.py (semantic puts test/e2e on sys.path)
+
+SLICE_SEED = 20261201
+SLICE_COUNT = 36
+
+
+def test_fixed_seed_slice():
+    if semantic.numeric_check() is None:
+        pytest.skip("convopt.interp is not available")
+    summary = semantic.run_semantic(SLICE_SEED, SLICE_COUNT, broken_ratio=0.6)
+    print(summary.report())
+    for p in semantic.PATHS:
+        assert summary.valid[p]["ok"] == SLICE_COUNT, summary.report()
+        assert sum(summary.broken[p].values()) > SLICE_COUNT // 3
+    assert summary.failed == 0, summary.report()
+
+
+def test_the_ir_is_the_harness_ir():
+    """semantic.Call writes the same function as harness.torch_ir, so the broken variants differ from the e2e IR only where broken."""
+    for n in range(40):
+        cfg = semantic.random_config(random.Random(n), n)
+        assert semantic.Call.from_config(cfg).ir() == harness.torch_ir(cfg)
+    for cfg in harness.named_matrix()[::5]:
+        assert semantic.Call.from_config(cfg).ir() == harness.torch_ir(cfg)
+
+
+def test_random_configurations_cover_every_axis():
+    cfgs = [semantic.random_config(random.Random(f"cover:{n}"), n) for n in range(300)]
+    assert {c.rank for c in cfgs} == {1, 2, 3}
+    assert {c.dtype for c in cfgs} == {"f16", "bf16", "f32", "f64"}
+    assert any(c.transposed and any(c.out_padding) for c in cfgs)
+    assert any(c.groups > 1 and c.groups == c.cin for c in cfgs)  # depthwise
+    assert any(p > d * (k - 1) for c in cfgs for p, d, k in zip(c.padding, c.dilation, c.kernel))  # over-padding
+    assert all(any(k in c.dynamic for c in cfgs) for k in semantic.DYNAMIC_KINDS)
+    assert {c.mask for c in cfgs} == {m for m in semantic._masks() if any(m)}
+    assert {c.bias_sizes for c in cfgs} == {True, False}
+
+
+@pytest.mark.parametrize("kind,accepts", [
+    ("stride_nonpositive", False), ("dilation_nonpositive", False), ("groups_nonpositive", False), ("padding_negative", False),
+    ("outpad_ge", False), ("outpad_nontransposed", False), ("x_channels", False), ("groups_not_dividing", False), ("list_length", False),
+    ("bias_sizes", True), ("list_length_one", True), ("mask_none", True),
+])
+def test_pytorch_verdicts(kind, accepts):
+    """The broken variants are what they claim, by PyTorch's own verdict."""
+    for n in range(5):
+        k, call = semantic.broken_variant(random.Random(f"verdict:{kind}:{n}"), n, kind)
+        verdict, only_under_mask = semantic.torch_verdicts(call, k)
+        assert (verdict is None and not only_under_mask) == accepts, (kind, semantic._describe_call(call), verdict)
+
+
+def test_convopt_rejects_what_pytorch_rejects():
+    for kind in ("stride_nonpositive", "outpad_ge", "result_type", "bias_result_type", "result_dtype", "empty_output", "kernel_zero"):
+        for n in range(3):
+            k, call = semantic.broken_variant(random.Random(f"reject:{kind}:{n}"), n, kind)
+            for p in semantic.PATHS:
+                o = semantic.check_call(call, p, kind=k)
+                assert o.status in ("rejected", "unsupported"), (kind, p, o.status, o.detail, semantic._describe_call(call))
+                assert re.search(r"(^|; convopt: )conv\.mlir:\d+:\d+: error: ", o.detail), o.detail
+
+
+def test_a_dynamic_bias_result_is_compatible():
+    """grad_bias declared `[?]`: accepted (the result-type check added for
+    a static size of another value must not reject it) and right."""
+    if semantic.numeric_check() is None:
+        pytest.skip("convopt.interp is not available")
+    call = semantic.Call.from_config(harness.C("bias_dyn", 1, spatial=6, kernel=3))
+    r = call.declared_results()
+    call = replace(call, result_types=(r[0], r[1], r[2].replace("[6]", "[?]")))
+    assert "[?]" in call.ir()
+    for p in semantic.PATHS:
+        assert semantic.check_call(call, p, expect_valid=True).status == "ok"
+
+
+def test_a_wrong_lowering_is_caught(monkeypatch):
+    """The semantic fuzzer can fail: one slice offset off by one."""
+    if semantic.numeric_check() is None:
+        pytest.skip("convopt.interp is not available")
+    cfg = harness.C("small_stride2", stride=2, spatial=6, cin=2, cout=2)
+    lower = semantic.lower_call
+
+    def off_by_one(call, path):
+        good = lower(call, path)
+        bad = re.sub(r"(tensor\.extract_slice %\w+\[0, 0, )([1-9])", lambda m: m.group(1) + str(int(m.group(2)) - 1), good, count=1)
+        assert bad != good
+        return bad
+
+    monkeypatch.setattr(semantic, "lower_call", off_by_one)
+    o = semantic.check_call(semantic.Call.from_config(cfg), "direct", expect_valid=True)
+    assert o.status == "wrong" and "relative error" in o.detail
+
+
+def test_lowering_what_pytorch_rejects_is_caught(monkeypatch):
+    monkeypatch.setattr(semantic, "lower_call", lambda call, path: "func.func @main() {\n  return\n}\n")
+    k, call = semantic.broken_variant(random.Random("x"), 0, "stride_nonpositive")
+    assert semantic.check_call(call, "direct", kind=k).status == "wrong"
