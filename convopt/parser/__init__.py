@@ -94,6 +94,8 @@ def parse(source: SourceFile) -> ParsedFile:
         raise ConvoptError(Diagnostic("error", _unexpected_message(e, parser), _token_pos(source, e.token))) from None
     except UnexpectedInput:  # UnexpectedEOF
         raise ConvoptError(Diagnostic("error", "unexpected end of input", _end_pos(source))) from None
+    except ValueError as e:
+        raise _too_long_integer(source, e) from None
 
     resolver = Resolver(source, builder.attr_aliases)
     ops: list[OpSyntax] = [i for i in items if isinstance(i, OpSyntax)]
@@ -111,7 +113,23 @@ def parse(source: SourceFile) -> ParsedFile:
             resolver.pop()
     except SyntaxError_ as e:
         raise _at_token(source, e.message, e.token) from None
+    except ValueError as e:
+        raise _too_long_integer(source, e) from None
     return ParsedFile(module, metadata, dict(builder.type_aliases))
+
+
+def _too_long_integer(source: SourceFile, error: ValueError) -> Exception:
+    """Python refuses to convert integer literals of more digits than
+    sys.get_int_max_str_digits() (4300): a located error at the first such
+    literal.  Any other ValueError is a bug and stays one."""
+    import re
+    import sys
+
+    limit = sys.get_int_max_str_digits()
+    match = re.search(r"(?<![0-9A-Za-z_])-?[0-9]{%d,}" % (limit + 1), source.text) if "integer string conversion" in str(error) else None
+    if match is None:
+        return error
+    return ConvoptError(Diagnostic("error", f"integer literal too large ({len(match.group().lstrip('-'))} digits; at most {limit} are supported)", source.pos_at_offset(match.start())))
 
 
 def _has_content(text: str) -> bool:

@@ -8,6 +8,7 @@ SSA names are resolved afterwards, top-down with a scope stack, by
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -639,7 +640,9 @@ class SyntaxBuilder(Transformer):
     def dense_attr(self, c: list) -> Attribute:
         # `[_dense_body]` is inlined, so Lark leaves no placeholder for `dense<>`
         body, type_ = (c[0], c[1]) if len(c) == 2 else (None, c[0])
-        if isinstance(body, Token):
+        if isinstance(body, Token) and body.type == "DENSE_NUMBERS":
+            body = _dense_numbers(body)
+        elif isinstance(body, Token):
             body = str(body)
         return DenseAttr(body, type_)
 
@@ -823,3 +826,48 @@ def _float_value(tok: Token, t: Type) -> float:
     if tok.type == "SIGNED_INT":
         raise SyntaxError_("unexpected decimal integer literal for a floating point value", tok)
     return float(str(tok))
+
+
+_NUM = r"-?[0-9]+(?:\.[0-9]*(?:[eE][-+]?[0-9]+)?)?"
+_FLAT = re.compile(r"\[\s*(?:" + _NUM + r"\s*(?:,\s*" + _NUM + r"\s*)*)?\]")
+_DENSE_TOKENS = re.compile(r"\[|\]|,|[^\s\[\],]+")
+_NUM_RE = re.compile(_NUM)
+
+
+def _dense_numbers(tok: Token) -> tuple:
+    """The body of `dense<[...]>` lexed as one DENSE_NUMBERS token: nested
+    tuples of the literal texts, as dense_list builds them."""
+    text = str(tok)
+    if _FLAT.fullmatch(text):  # the common case: one flat list, validated by one regex
+        inner = text[1:-1].strip()
+        return tuple(x.strip() for x in inner.split(",")) if inner else ()
+    stack: list[list] = []
+    result: tuple = ()
+    expect_elem = True
+    for m in _DENSE_TOKENS.finditer(text):
+        t = m.group()
+        if t == "[":
+            if not expect_elem:
+                raise SyntaxError_("expected ',' or ']' in dense literal", tok)
+            stack.append([])
+        elif t == "]":
+            if not stack or (expect_elem and stack[-1]):
+                raise SyntaxError_("unexpected ']' in dense literal", tok)
+            done = tuple(stack.pop())
+            if stack:
+                stack[-1].append(done)
+            else:
+                result = done
+            expect_elem = False
+        elif t == ",":
+            if expect_elem or not stack:
+                raise SyntaxError_("unexpected ',' in dense literal", tok)
+            expect_elem = True
+        else:
+            if not expect_elem or not stack or not _NUM_RE.fullmatch(t):
+                raise SyntaxError_(f"invalid element '{t}' in dense literal", tok)
+            stack[-1].append(t)
+            expect_elem = False
+    if stack:
+        raise SyntaxError_("unbalanced '[' in dense literal", tok)
+    return result

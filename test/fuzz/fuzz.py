@@ -102,7 +102,6 @@ TORCH_MLIR_ORACLE = True  # also parse every output with torch-mlir (when the pa
 # minimal reproducer in test/fuzz/crashes/: failures whose detail matches
 # are counted per bug and do not fail `make test`'s slice; anything else does.
 KNOWN_BUGS = {
-    "repro-huge-integer-literal.mlir": re.compile(r"Exceeds the limit \(\d+ digits\) for integer string conversion"),
     "repro-deep-location-unlocated.mlir": re.compile(r"<unknown>:0:0: error: cyclic attribute alias"),
 }
 
