@@ -70,3 +70,4 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/emitted.py
 	$(BIN)/python bench/tool.py
+	$(BIN)/python bench/models.py
