@@ -29,11 +29,11 @@ from ..ir.builder import Builder
 from ..ir.core import Operation, Value
 from ..ir.types import FloatType, ValueTensorType, ranked
 from ..passes import PassContext
-from ..rewrite import RewritePattern, Rewriter, apply_patterns_to
+from ..rewrite import Rewriter, apply_patterns_to
 from .conv_spec import CONV_BWD, ConvBackward, read_conv_backward, wanted_results
 from .emit import Emitter, Ix
 from .kernels import emit_kernel
-from .options import ERASE_DEAD, KernelPass
+from .options import ERASE_DEAD, KernelPass, KernelPattern
 from .relation import Kind, Rel
 from .request import Form, KernelRequest, Peel, accumulator_type
 from .roles import A_LAYOUT, B_LAYOUT, W_LAYOUT
@@ -155,13 +155,10 @@ def replace_results(op: Operation, values: list[Optional[Value]], rewriter: Rewr
 
 
 @dataclass(frozen=True)
-class LowerConvBwd(RewritePattern):
+class LowerConvBwd(KernelPattern):
     """convolution_backward directly to kernels (one per requested gradient)."""
 
     root = CONV_BWD
-    peel: Peel = Peel.AUTO
-    form: Form = Form.AUTO
-    stats: Optional[list[str]] = None
 
     def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
         lower_conv_backward(op, rewriter, self.peel, self.stats, self.form)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Optional
 
 from ..passes import Pass
+from ..rewrite import RewritePattern
 from .request import Form, Peel
 
 ERASE_DEAD = False
@@ -38,3 +40,13 @@ class KernelPass(Pass):
     @property
     def form(self) -> Form:
         return Form(self.conv_form)
+
+
+@dataclass(frozen=True)
+class KernelPattern(RewritePattern):
+    """A pattern whose rewrite emits kernels: the pass options it emits them
+    with, and where it appends its --stats lines (None: no stats)."""
+
+    peel: Peel = Peel.AUTO
+    form: Form = Form.AUTO
+    stats: Optional[list[str]] = None

@@ -35,7 +35,7 @@ from ..rewrite import RewritePattern, Rewriter, apply_patterns_to
 from .conv_spec import CONV, ConvSpec, constant_bool, constant_int, constant_list, invalid, is_none, read_conv, unsupported
 from .emit import Emitter, Ix, add_extended, unit_groups
 from .kernels import emit_kernel
-from .options import ERASE_DEAD, KernelPass
+from .options import ERASE_DEAD, KernelPass, KernelPattern
 from .relation import Kind, Rel
 from .request import Form, KernelRequest, Peel, accumulator_type
 from .roles import A_LAYOUT, B_LAYOUT, W_LAYOUT
@@ -175,13 +175,10 @@ def lower_convolution(em: Emitter, op: Operation, peel: Peel, form: Form, stats:
 
 
 @dataclass(frozen=True)
-class LowerConvolution(RewritePattern):
+class LowerConvolution(KernelPattern):
     """aten.convolution (and the slices it feeds alone) to a kernel."""
 
     root = CONV
-    peel: Peel = Peel.AUTO
-    form: Form = Form.AUTO
-    stats: Optional[list[str]] = None
 
     def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
         em = _emitter(op)
