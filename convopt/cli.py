@@ -40,6 +40,8 @@ _LONG_OPTIONS = (
     "conv-form",
     "stats",
     "torch-mlir-stages",
+    "threads",
+    "verify-each",
     "version",
     "help",
 )
@@ -79,6 +81,14 @@ def normalize_argv(argv: list[str]) -> list[str]:
     is_flag=True,
     help="With --lower-conv-bwd, on a raw FX import: run torch-mlir's frontend stage (conv backward kept), convopt, then torch-mlir's linalg stage, in-process (needs the torch_mlir package).",
 )
+@click.option(
+    "--threads",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Process the functions of a large module one by one in N worker processes (0: one per CPU; 1: in this process, which bounds memory); the output is the same bytes.",
+)
+@click.option("--verify-each", is_flag=True, help="Verify all of the IR after every pass (default: what each pass changed, and all of it at the end).")
 @click.version_option(__version__, "--version", prog_name="convopt")
 def main(
     input_path: str,
@@ -98,6 +108,8 @@ def main(
     conv_form: Optional[str],
     stats: bool,
     torch_mlir_stages: bool,
+    threads: Optional[int],
+    verify_each: bool,
 ) -> None:
     """Lower torch-mlir's convolution backward to linalg (mlir-opt style).
 
@@ -133,6 +145,8 @@ def main(
         remarks=remarks or verify_diagnostics,
         stats=stats,
         torch_mlir_stages=torch_mlir_stages,
+        threads=threads,
+        verify_each=verify_each,
     )
     sys.exit(run(options))
 

@@ -43,6 +43,8 @@ class Options:
     remarks: bool = False
     stats: bool = False
     torch_mlir_stages: bool = False  # run torch-mlir's frontend stage before the pipeline and its linalg stage after
+    threads: Optional[int] = None  # functions one by one in N processes (0: per CPU, 1: in-process); None: the module as a whole
+    verify_each: bool = False  # verify everything after each pass (default: what the pass changed; everything at the end)
 
 
 def read_input(path: str) -> tuple[str, bytes]:
@@ -94,6 +96,12 @@ def process(source: SourceFile, options: Options, engine: DiagnosticEngine, log:
 
         plain = replace(options, torch_mlir_stages=False)
         return process_with_stages(source, engine, lambda middle: process(middle, plain, engine, log))
+    if options.threads is not None and options.pipeline is not None and not (options.remarks or options.stats or options.print_ir_after_all):
+        from .parallel import run_parallel
+
+        out = run_parallel(source, options.pipeline, options.threads or None, options.debuginfo)
+        if out is not None:  # None: the module does not split, or a function has a diagnostic
+            return out
     from .ir.core import new_module
     from .parser import ParsedFile, _has_content, parse
     from .printer import print_module
@@ -119,21 +127,17 @@ def process(source: SourceFile, options: Options, engine: DiagnosticEngine, log:
 
 
 def run_pipeline(module, options: Options, engine: DiagnosticEngine, log: Log = None) -> None:
-    from .passes import PassContext, PassManager, parse_pipeline
-    from .verifier import verify
+    from .passes import PassContext, run_passes
 
-    def after(p, op) -> None:
-        verify(op)
-        if options.print_ir_after_all and log is not None:
-            from .printer import Printer
+    def dump(p, op) -> None:
+        from .printer import Printer
 
-            where = f"('{op.name}' operation: @{_sym(op)})" if op.name == "func.func" else f"('{op.name}' operation)"
-            log(f"// -----// IR Dump After {p.NAME} {where} //----- //\n")
-            log(Printer(options.debuginfo).print_module(op))
+        where = f"('{op.name}' operation: @{_sym(op)})" if op.name == "func.func" else f"('{op.name}' operation)"
+        log(f"// -----// IR Dump After {p.NAME} {where} //----- //\n")  # type: ignore[misc]
+        log(Printer(options.debuginfo).print_module(op))  # type: ignore[misc]
 
-    entries = parse_pipeline(options.pipeline or "")
     ctx = PassContext(engine, [] if options.stats else None)
-    PassManager(entries, after).run(module, ctx)
+    run_passes(module, options.pipeline or "", ctx, options.verify_each, dump if options.print_ir_after_all and log is not None else None)
     if ctx.stats and log is not None:
         for line in ctx.stats:
             log(line + "\n")

@@ -94,8 +94,8 @@ def _run_chunks(args: tuple[str, str, bool, list[tuple[int, str]]]) -> list[tupl
     """In a worker: parse, verify, transform and print each function alone.
     Raises _Fallback when the serial path must decide."""
     name, pipeline, debuginfo, chunks = args
-    from .driver import Options, run_pipeline
     from .parser import parse
+    from .passes import PassContext, run_passes
     from .passes.boundary import referenced_symbols
     from .verifier import verify
 
@@ -113,7 +113,7 @@ def _run_chunks(args: tuple[str, str, bool, list[tuple[int, str]]]) -> list[tupl
             if len(funcs) != 1 or funcs[0].name != "func.func" or parsed.metadata or parsed.type_aliases or referenced_symbols(module):
                 raise _Fallback()
             verify(module)
-            run_pipeline(module, Options(pipeline=pipeline, debuginfo=debuginfo), engine)
+            run_passes(module, pipeline, PassContext(engine))
         except ConvoptError:
             raise _Fallback() from None
         if engine.diagnostics or len(module.regions[0].blocks[0].ops) != 1:

@@ -210,6 +210,21 @@ class PassManager:
                     self.after_pass(entry, target)
 
 
+def run_passes(module: Operation, pipeline: str, ctx: PassContext, verify_each: bool = False, after: Optional[Callable[[Pass, Operation], None]] = None) -> None:
+    """Run the pipeline text on module, verifying after each pass what it
+    changed (everything with verify_each) and everything once at the end;
+    after(pass, op) runs after each pass too (e.g. --print-ir-after-all)."""
+    from ..verifier import verify, verify_changed
+
+    def after_pass(p: Pass, op: Operation) -> None:
+        verify_changed(op, full=verify_each)
+        if after is not None:
+            after(p, op)
+
+    PassManager(parse_pipeline(pipeline), after_pass).run(module, ctx)
+    verify(module)
+
+
 def _anchored(op: Operation, anchor: str) -> list[Operation]:
     """The ops a pass anchored on `anchor` runs on, starting from `op`: op
     itself, or the anchor ops directly in its body (functions of a module)."""

@@ -288,3 +288,43 @@ def test_help_lists_options():
     out = ok(convopt("--help")).decode()
     for option in ("-o, --output", "--lower-conv-bwd", "--pass-pipeline", "--split-input-file", "--verify-diagnostics", "--mlir-print-debuginfo", "--list-passes", "--torch-mlir-stages", "--version"):
         assert option in out
+
+
+def _many_functions(tmp_path, count: int = 12):
+    """A module of `count` convolution_backward functions of different
+    configurations (the e2e harness's IR), for the function-by-function path."""
+    import sys
+
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
+    import harness
+
+    cfgs = harness.named_matrix()[:count]
+    text = "module {\n" + "".join(harness.torch_ir(c).replace("@main", f"@f{i}") for i, c in enumerate(cfgs)) + "}\n"
+    path = tmp_path / "many.mlir"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("threads", ["1", "2", "0"])
+def test_threads_give_the_same_bytes(tmp_path, threads):
+    path = _many_functions(tmp_path)
+    serial = ok(convopt("--lower-conv-bwd", str(path)))
+    assert b"func.func @f11" in serial and b"convolution_backward" not in serial
+    assert ok(convopt("--lower-conv-bwd", "--threads", threads, str(path))) == serial
+    assert ok(convopt("-lower-conv-bwd", f"-threads={threads}", "--backend-legal-ops=", str(path))) == ok(convopt("--lower-conv-bwd", "--backend-legal-ops=", str(path)))
+
+
+def test_threads_fall_back_on_a_diagnostic(tmp_path):
+    """A function with an error: the module is processed as a whole, so the
+    diagnostic is the serial one."""
+    path = _many_functions(tmp_path)
+    path.write_text(path.read_text().replace("torch.constant.int 2\n", "torch.constant.int 0\n", 1))
+    serial = convopt("--lower-conv-bwd", str(path))
+    threaded = convopt("--lower-conv-bwd", "--threads", "2", str(path))
+    assert serial.returncode == threaded.returncode == 1
+    assert threaded.stderr == serial.stderr and b"error:" in serial.stderr
+
+
+def test_verify_each_gives_the_same_bytes(tmp_path):
+    path = _many_functions(tmp_path, 4)
+    assert ok(convopt("--lower-conv-bwd", "--verify-each", str(path))) == ok(convopt("--lower-conv-bwd", str(path)))
