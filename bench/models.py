@@ -700,7 +700,9 @@ def report_ops(row: dict) -> list[str]:
         for v in ("convopt", "torch-mlir direct", "PyTorch"):
             tm = rec["times_ms"].get(v)
             cells.append(f"{tm:8.3f}" if tm is not None else f"{'failed':>8}")
-        lines.append(f"  x{rec['count']:<2} {rec['op']:52} " + " ".join(cells))
+        busy = rec.get("others_busy")
+        note = f"  (other processes {100 * busy:.0f}% busy)" if busy is not None and busy > QUIET else ""
+        lines.append(f"  x{rec['count']:<2} {rec['op']:52} " + " ".join(cells) + note)
     s = ops["sum_ms"]
     fail = ops["failed"]
     lines.append(f"  {'sum (x count)':56} " + " ".join(
@@ -831,7 +833,7 @@ def chart(rows: list[dict], path: Path) -> None:
                 failed.append(x)
             elif not ok(row, v):
                 bar.set_hatch("xx")
-    ax.set_ylim(bottom=floor)
+    ax.set_ylim(floor, max(ratios + [1.0]) * 1.6)
     ax.plot(failed, [floor * 1.15] * len(failed), "kx", linestyle="none", label="failed")
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_yscale("log")
