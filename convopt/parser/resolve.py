@@ -281,7 +281,12 @@ class Resolver:
             target = self.attr_aliases.get(attr.name)
             if target is None or not in_location:
                 raise self.fail(f"undefined symbol alias id '{attr.name}'", attr.token)
-            return self.resolve_attr(target, in_location, depth + 1)
+            try:
+                return self.resolve_attr(target, in_location, depth + 1)
+            except ConvoptError as e:  # a cycle (or too deep a chain): at the innermost alias use
+                if e.diagnostic.pos is None:
+                    raise self.fail(e.diagnostic.message, attr.token) from None
+                raise
         if isinstance(attr, CallSiteLoc):
             return CallSiteLoc(self.resolve_attr(attr.callee, True, depth + 1), self.resolve_attr(attr.caller, True, depth + 1))  # type: ignore[arg-type]
         if isinstance(attr, NameLoc) and attr.child is not None:
