@@ -137,8 +137,10 @@ class Operation:
         self.checked = False
 
     def drop_operands(self) -> None:
-        for i, value in enumerate(self._operands):
-            _remove_use(value, self, i)
+        # last operand first: `_remove_use` scans a use list from its end, where
+        # this op's latest uses are (first to last was O(n^2) for n uses of one value)
+        for i in range(len(self._operands) - 1, -1, -1):
+            _remove_use(self._operands[i], self, i)
         self._operands = []
 
     # -- results ---------------------------------------------------------------

@@ -268,13 +268,19 @@ class Resolver:
     def location(self, loc: Optional[Attribute]) -> Optional[Location]:
         if loc is None:
             return None
+        if not _location_has_alias(loc):  # deep nesting without aliases needs no recursion
+            return loc  # type: ignore[return-value]
         resolved = self.resolve_attr(loc, in_location=True)
         if not isinstance(resolved, Location):
             raise ConvoptError(Diagnostic("error", "expected location alias to name a location", None))
         return resolved
 
     def resolve_attr(self, attr: Attribute, in_location: bool = False, depth: int = 0) -> Attribute:
-        """Replace alias references that were read before their definition."""
+        """Replace alias references that were read before their definition.
+
+        `depth` counts alias hops only (a chain of more than 64 is a cycle);
+        nesting without aliases is bounded by the driver's recursion guard.
+        """
         if depth > 64:
             raise ConvoptError(Diagnostic("error", "cyclic attribute alias", None))
         if isinstance(attr, AliasRef):
@@ -288,16 +294,32 @@ class Resolver:
                     raise self.fail(e.diagnostic.message, attr.token) from None
                 raise
         if isinstance(attr, CallSiteLoc):
-            return CallSiteLoc(self.resolve_attr(attr.callee, True, depth + 1), self.resolve_attr(attr.caller, True, depth + 1))  # type: ignore[arg-type]
+            return CallSiteLoc(self.resolve_attr(attr.callee, True, depth), self.resolve_attr(attr.caller, True, depth))  # type: ignore[arg-type]
         if isinstance(attr, NameLoc) and attr.child is not None:
-            return NameLoc(attr.name, self.resolve_attr(attr.child, True, depth + 1))  # type: ignore[arg-type]
+            return NameLoc(attr.name, self.resolve_attr(attr.child, True, depth))  # type: ignore[arg-type]
         if isinstance(attr, FusedLoc):
-            return FusedLoc(tuple(self.resolve_attr(l, True, depth + 1) for l in attr.locations), attr.metadata)  # type: ignore[misc]
+            return FusedLoc(tuple(self.resolve_attr(l, True, depth) for l in attr.locations), attr.metadata)  # type: ignore[misc]
         if isinstance(attr, ArrayAttr):
-            return ArrayAttr(tuple(self.resolve_attr(a, in_location, depth + 1) for a in attr.elements))
+            return ArrayAttr(tuple(self.resolve_attr(a, in_location, depth) for a in attr.elements))
         if isinstance(attr, DictAttr):
-            return DictAttr(tuple((k, self.resolve_attr(v, in_location, depth + 1)) for k, v in attr.entries))
+            return DictAttr(tuple((k, self.resolve_attr(v, in_location, depth)) for k, v in attr.entries))
         return attr
+
+
+def _location_has_alias(loc: Attribute) -> bool:
+    """Whether an alias reference occurs anywhere in a location (iterative: nesting may be deep)."""
+    stack = [loc]
+    while stack:
+        attr = stack.pop()
+        if isinstance(attr, AliasRef):
+            return True
+        if isinstance(attr, CallSiteLoc):
+            stack += (attr.callee, attr.caller)
+        elif isinstance(attr, NameLoc) and attr.child is not None:
+            stack.append(attr.child)
+        elif isinstance(attr, FusedLoc):
+            stack += attr.locations
+    return False
 
 
 def contains_alias_ref(attr: Attribute) -> bool:

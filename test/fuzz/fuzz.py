@@ -101,9 +101,7 @@ TORCH_MLIR_ORACLE = True  # also parse every output with torch-mlir (when the pa
 # Bugs outside the files the fuzzer's author may fix (the parser), each with a
 # minimal reproducer in test/fuzz/crashes/: failures whose detail matches
 # are counted per bug and do not fail `make test`'s slice; anything else does.
-KNOWN_BUGS = {
-    "repro-deep-location-unlocated.mlir": re.compile(r"<unknown>:0:0: error: cyclic attribute alias"),
-}
+KNOWN_BUGS: dict[str, re.Pattern] = {}  # reproducer under test/fuzz/crashes/ -> the failure's detail
 
 
 def known_bug(detail: str) -> Optional[str]:
