@@ -149,8 +149,36 @@ def _decode_string(tok: Token) -> str:
         return out.decode("latin-1")
 
 
-def _parse_dims(text: str) -> tuple[Optional[int], ...]:
-    return tuple(None if p == "?" else int(p) for p in text.split("x")[:-1])
+I64_MAX = 2**63 - 1
+
+
+def _dim(text: str, token: Optional[Token]) -> Optional[int]:
+    """One dimension size: `?` or an integer that fits i64 (MLIR: "invalid dimension")."""
+    if text == "?":
+        return None
+    value = int(text)
+    if value > I64_MAX:
+        raise SyntaxError_("invalid dimension", token)
+    return value
+
+
+def _literal_shape(body: tuple, token: Token) -> tuple[int, ...]:
+    """The shape of a nested `[...]` literal; every level must be uniform (MLIR's rule)."""
+    shape: list[int] = []
+    level: list = [body]
+    while level and all(isinstance(x, tuple) for x in level):
+        sizes = {len(x) for x in level}
+        if len(sizes) != 1:
+            raise SyntaxError_("tensor literal is invalid; ranks or sizes are not consistent between elements", token)
+        shape.append(sizes.pop())
+        level = [y for x in level for y in x]
+    if any(isinstance(x, tuple) for x in level):
+        raise SyntaxError_("tensor literal is invalid; ranks or sizes are not consistent between elements", token)
+    return tuple(shape)
+
+
+def _parse_dims(token: Token) -> tuple[Optional[int], ...]:
+    return tuple(_dim(p, token) for p in str(token).split("x")[:-1])
 
 
 
@@ -340,7 +368,10 @@ class SyntaxBuilder(Transformer):
         return OpSyntax("constant", str(c[0]), c[0], attributes=attrs)
 
     def constant_int(self, c: list) -> OpSyntax:
-        return self._constant(c, IntegerAttr(int(c[1]), i64))
+        value = int(c[1])
+        if not -I64_MAX - 1 <= value <= I64_MAX:
+            raise SyntaxError_("integer value too large", c[1])
+        return self._constant(c, IntegerAttr(value, i64))
 
     def constant_float(self, c: list) -> OpSyntax:
         return self._constant(c, FloatAttr(_float_value(c[1], f64), f64))
@@ -498,7 +529,7 @@ class SyntaxBuilder(Transformer):
         return builtin_scalar(str(c[0]))
 
     def ranked_tensor(self, c: list) -> Type:
-        return RankedTensorType(_parse_dims(str(c[0])), c[1], c[2])
+        return RankedTensorType(_parse_dims(c[0]), c[1], c[2])
 
     def ranked_tensor0(self, c: list) -> Type:
         return RankedTensorType((), c[0], c[1])
@@ -507,7 +538,7 @@ class SyntaxBuilder(Transformer):
         return UnrankedTensorType(c[1])
 
     def vector_type(self, c: list) -> Type:
-        dims = _parse_dims(str(c[0]))
+        dims = _parse_dims(c[0])
         if any(x is None for x in dims):
             raise SyntaxError_("vector types must have static shape", c[0])
         return VectorType(tuple(x for x in dims if x is not None), c[1])
@@ -546,7 +577,7 @@ class SyntaxBuilder(Transformer):
         t = self.vtensor_types.get(text)
         if t is None:
             dims, _, dtype = text[len("!torch.vtensor<[") : -1].partition("],")
-            shape = ShapeParam(tuple(None if x == "?" else int(x) for x in dims.split(",")) if dims else ())
+            shape = ShapeParam(tuple(_dim(x, c[0]) for x in dims.split(",")) if dims else ())
             try:
                 t = torch_tensor_type("vtensor", (shape, builtin_scalar(dtype)))
             except ValueError as e:
@@ -558,7 +589,7 @@ class SyntaxBuilder(Transformer):
         return list(c)
 
     def shape_param(self, c: list) -> ShapeParam:
-        return ShapeParam(tuple(None if str(x) == "?" else int(x) for x in c if x is not None))
+        return ShapeParam(tuple(_dim(str(x), x) for x in c if x is not None))
 
     def star_param(self, c: list) -> Keyword:
         return Keyword("*")
@@ -639,11 +670,17 @@ class SyntaxBuilder(Transformer):
 
     def dense_attr(self, c: list) -> Attribute:
         # `[_dense_body]` is inlined, so Lark leaves no placeholder for `dense<>`
-        body, type_ = (c[0], c[1]) if len(c) == 2 else (None, c[0])
+        body, type_ = (c[1], c[2]) if len(c) == 3 else (None, c[1])
         if isinstance(body, Token) and body.type == "DENSE_NUMBERS":
             body = _dense_numbers(body)
         elif isinstance(body, Token):
             body = str(body)
+        shape = getattr(type_, "shape", None)
+        if isinstance(body, tuple) and shape is not None and None not in shape:
+            inferred = _literal_shape(body, c[0])
+            if inferred != tuple(shape):
+                got, want = ", ".join(map(str, inferred)), ", ".join(map(str, shape))
+                raise SyntaxError_(f"inferred shape of elements literal ([{got}]) does not match type ([{want}])", c[0])
         return DenseAttr(body, type_)
 
     def dense_list(self, c: list) -> tuple:
