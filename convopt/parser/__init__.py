@@ -32,30 +32,35 @@ def _parser() -> tuple[Any, Any]:
     """Build the Lark parser once; its tables are cached on disk by Lark."""
     global _PARSER, _BUILDER
     if _PARSER is None:
-        import tempfile
-
-        from lark import Lark
-
         from .syntax import SyntaxBuilder
 
         _BUILDER = SyntaxBuilder()
-        grammar = os.path.join(os.path.dirname(__file__), "mlir.lark")
-        cache_dir = os.environ.get("CONVOPT_CACHE_DIR") or tempfile.gettempdir()
-        try:
-            import lark
-
-            cache: Any = os.path.join(cache_dir, f"convopt-grammar-{lark.__version__}-{_grammar_digest(grammar)}.cache")
-        except OSError:  # pragma: no cover
-            cache = False
-        _PARSER = Lark.open(
-            grammar,
-            parser="lalr",
-            lexer="contextual",
-            maybe_placeholders=True,
-            transformer=_BUILDER,
-            cache=cache,
-        )
+        _PARSER = lark_parser(_BUILDER)
     return _PARSER, _BUILDER
+
+
+def lark_parser(transformer: Any) -> Any:
+    """A new Lark LALR parser (contextual lexer) of `mlir.lark` whose rule
+    callbacks are the methods of `transformer`, from the on-disk cache when
+    there is one (bench/tool.py times Lark alone with this)."""
+    import tempfile
+
+    import lark
+
+    grammar = os.path.join(os.path.dirname(__file__), "mlir.lark")
+    cache_dir = os.environ.get("CONVOPT_CACHE_DIR") or tempfile.gettempdir()
+    try:
+        cache: Any = os.path.join(cache_dir, f"convopt-grammar-{lark.__version__}-{_grammar_digest(grammar)}.cache")
+    except OSError:  # pragma: no cover
+        cache = False
+    return lark.Lark.open(
+        grammar,
+        parser="lalr",
+        lexer="contextual",
+        maybe_placeholders=True,
+        transformer=transformer,
+        cache=cache,
+    )
 
 
 def _grammar_digest(path: str) -> str:
