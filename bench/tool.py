@@ -7,7 +7,13 @@
   * the real-model graphs of the model suite (test/models/*.mlir, raw FX
     imports of whole backward graphs), the same two commands on each
     (torch-mlir-opt cannot lower some of them: reported, no ratio)
-  * start-up: both tools on a one-function file
+  * Lark alone on each of them: Lark's LALR parser with the contextual
+    lexer over the file (our grammar, rule callbacks that build nothing,
+    parser tables from the cache), a floor for any convopt built on Lark,
+    next to torch-mlir-opt's whole lowering
+  * start-up: both tools on a one-function file, and in the same run the
+    floor under convopt's: `python -c pass`, `import lark, click` (both
+    mandated dependencies) and the construction of convopt's Lark parser
   * peak memory (max RSS) of convopt at 1/4, 1/2 and all of the functions,
     to show it grows linearly with the input, and on each model graph
 
@@ -61,6 +67,30 @@ def configs(count: int, seed: int = 7) -> list[harness.Config]:
 
 def module(cfgs: list[harness.Config]) -> str:
     return "module {\n" + "".join(harness.torch_ir(c).replace("@main", f"@{c.name}") for c in cfgs) + "}\n"
+
+
+# Lark alone over argv[1]: convopt's grammar and parser options
+# (convopt.parser.lark_parser), every rule callback returning None.
+LARK_ALONE = """
+import sys
+from convopt.parser import lark_parser
+
+class NoCallbacks:
+    def __getattr__(self, name):
+        if name[:1].islower():  # a rule (terminals are upper case: no token callbacks)
+            return lambda children: None
+        raise AttributeError(name)
+
+with open(sys.argv[1], encoding="utf-8") as f:
+    lark_parser(NoCallbacks()).parse(f.read())
+"""
+
+# The floor under convopt's start-up, run in turn with it.
+FLOOR = {
+    "python -c pass": "pass",
+    "python -c 'import lark, click'": "import lark, click",
+    "Lark construction (convopt.parser._parser())": "from convopt.parser import _parser; _parser()",
+}
 
 
 def tool(name: str) -> str:
@@ -118,6 +148,7 @@ def main() -> None:
     models = sorted(glob.glob(os.path.join(models_dir(), "*.mlir")))
     rows: dict[str, Optional[tuple[float, int]]] = {}
     ratios: dict[str, Optional[float]] = {}
+    lark_ratios: dict[str, Optional[float]] = {}
     sizes: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as tmp:
         big = os.path.join(tmp, "module.mlir")
@@ -129,14 +160,23 @@ def main() -> None:
         workloads = [(f"{args.functions} functions", big)] + [(os.path.basename(m)[: -len(".mlir")], m) for m in models]
         for label, path in workloads:
             sizes[label] = os.path.getsize(path)
-            got = run({"convopt": [convopt, "--lower-conv-bwd", path], "torch-mlir-opt": [tmo, "-convert-torch-to-linalg", path]}, args.repeats, may_fail=("torch-mlir-opt",))
+            got = run(
+                {"convopt": [convopt, "--lower-conv-bwd", path], "torch-mlir-opt": [tmo, "-convert-torch-to-linalg", path], "lark": [sys.executable, "-c", LARK_ALONE, path]},
+                args.repeats,
+                may_fail=("torch-mlir-opt",),
+            )
             rows[f"{label}: convopt --lower-conv-bwd"] = got["convopt"]
             rows[f"{label}: torch-mlir-opt -convert-torch-to-linalg"] = got["torch-mlir-opt"]
+            rows[f"{label}: Lark alone (parse, no-op callbacks)"] = got["lark"]
             tm = got["torch-mlir-opt"]
             ratios[label] = None if tm is None else got["convopt"][0] / tm[0]  # type: ignore[index]
-        startup = run({"convopt": [convopt, "--lower-conv-bwd", one], "torch-mlir-opt": [tmo, "-convert-torch-to-linalg", one]}, max(10, args.repeats * 3))
+            lark_ratios[label] = None if tm is None else got["lark"][0] / tm[0]  # type: ignore[index]
+        floor = {name: [sys.executable, "-c", code] for name, code in FLOOR.items()}
+        startup = run({"convopt": [convopt, "--lower-conv-bwd", one], "torch-mlir-opt": [tmo, "-convert-torch-to-linalg", one], **floor}, max(10, args.repeats * 3))
         rows["start-up (1 function): convopt"] = startup["convopt"]
         rows["start-up (1 function): torch-mlir-opt"] = startup["torch-mlir-opt"]
+        for name in FLOOR:
+            rows[f"start-up floor: {name}"] = startup[name]
         rows["convopt parse+print only (module)"] = run({"convopt": [convopt, big]}, args.repeats)["convopt"]
         memory = []
         for fraction in (4, 2, 1):
@@ -155,9 +195,16 @@ def main() -> None:
     lines.append("convopt / torch-mlir-opt (target <= 3x):")
     for label, ratio in ratios.items():
         lines.append(f"  {label:30} {sizes[label] / 1e3:8.0f} KB  " + ("torch-mlir-opt fails" if ratio is None else f"{ratio:6.2f}x"))
+    lines.append("Lark alone (parse only, no-op callbacks) / torch-mlir-opt's whole lowering:")
+    for label, ratio in lark_ratios.items():
+        lines.append(f"  {label:30} {sizes[label] / 1e3:8.0f} KB  " + ("torch-mlir-opt fails" if ratio is None else f"{ratio:6.2f}x"))
     su, st = rows["start-up (1 function): convopt"], rows["start-up (1 function): torch-mlir-opt"]
     assert su is not None and st is not None
-    lines.append(f"convopt start-up: {su[0] * 1e3:.0f} ms, torch-mlir-opt {st[0] * 1e3:.0f} ms (target <= 60 ms)")
+    lines.append(f"convopt start-up: {su[0] * 1e3:.0f} ms, torch-mlir-opt {st[0] * 1e3:.0f} ms (target <= 60 ms); of convopt's, in the same run:")
+    for name in FLOOR:
+        row = rows[f"start-up floor: {name}"]
+        assert row is not None
+        lines.append(f"  {name:50} {row[0] * 1e3:5.0f} ms  ({row[0] / su[0]:4.0%})")
     lines.append("peak memory of convopt --lower-conv-bwd (target <= 100 bytes per input byte):")
     for m in memory:
         lines.append(f"  {m['input']:30} {m['bytes'] / 1e6:7.2f} MB input -> {m['convopt_max_rss_kib'] / 1024:7.1f} MiB, {m['convopt_max_rss_kib'] * 1024 / m['bytes']:.1f} bytes of memory per input byte")
@@ -169,7 +216,7 @@ def main() -> None:
     print(text)
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "tool.json"), "w") as f:
-        json.dump({"functions": args.functions, "bytes": sizes, "seconds": {k: None if v is None else v[0] for k, v in rows.items()}, "ratios": ratios, "memory": memory}, f, indent=1)
+        json.dump({"functions": args.functions, "bytes": sizes, "seconds": {k: None if v is None else v[0] for k, v in rows.items()}, "ratios": ratios, "lark_ratios": lark_ratios, "memory": memory}, f, indent=1)
     with open(os.path.join(args.out, "tool.txt"), "w") as f:
         f.write(text + "\n")
     chart({k: v for k, v in rows.items() if v is not None}, memory, os.path.join(args.out, "tool.png"))
@@ -186,7 +233,7 @@ def chart(rows: dict[str, tuple[float, int]], memory: list[dict], path: str) -> 
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
     names = list(rows)
     seconds = [rows[n][0] for n in names]
-    colors = ["tab:gray" if "torch-mlir-opt" in n else "tab:blue" for n in names]
+    colors = ["tab:gray" if "torch-mlir-opt" in n else "tab:green" if "Lark" in n or "floor" in n else "tab:blue" for n in names]
     left.barh(range(len(names)), seconds, color=colors)
     left.set_yticks(range(len(names)), names, fontsize=8)
     left.invert_yaxis()

@@ -32,37 +32,59 @@ def _parser() -> tuple[Any, Any]:
     """Build the Lark parser once; its tables are cached on disk by Lark."""
     global _PARSER, _BUILDER
     if _PARSER is None:
-        import tempfile
-
-        from lark import Lark
-
         from .syntax import SyntaxBuilder
 
         _BUILDER = SyntaxBuilder()
-        grammar = os.path.join(os.path.dirname(__file__), "mlir.lark")
-        cache_dir = os.environ.get("CONVOPT_CACHE_DIR") or tempfile.gettempdir()
-        try:
-            import lark
-
-            cache: Any = os.path.join(cache_dir, f"convopt-grammar-{lark.__version__}-{_grammar_digest(grammar)}.cache")
-        except OSError:  # pragma: no cover
-            cache = False
-        _PARSER = Lark.open(
-            grammar,
-            parser="lalr",
-            lexer="contextual",
-            maybe_placeholders=True,
-            transformer=_BUILDER,
-            cache=cache,
-        )
+        _PARSER = lark_parser(_BUILDER)
     return _PARSER, _BUILDER
 
 
-def _grammar_digest(path: str) -> str:
-    import hashlib
+def lark_parser(transformer: Any) -> Any:
+    """A new Lark LALR parser (contextual lexer) of `mlir.lark` whose rule
+    callbacks are the methods of `transformer`, from the on-disk cache when
+    there is one (bench/tool.py times Lark alone with this)."""
+    import lark
 
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()[:16]
+    grammar = os.path.join(os.path.dirname(__file__), "mlir.lark")
+    try:
+        cache: Any = _cache_path(grammar, lark.__version__)
+    except OSError:  # pragma: no cover
+        cache = False
+    return lark.Lark.open(
+        grammar,
+        parser="lalr",
+        lexer="contextual",
+        maybe_placeholders=True,
+        transformer=transformer,
+        cache=cache,
+    )
+
+
+def _cache_path(grammar: str, lark_version: str) -> str:
+    """Where Lark caches the parser tables: $CONVOPT_CACHE_DIR, else the
+    temporary directory as tempfile.gettempdir() finds it from $TMPDIR, $TEMP,
+    $TMP or /tmp, without its probe of the directory (writing a file, every
+    run).  The name carries Lark's version and a CRC-32 of the grammar, so
+    checkouts with different grammars keep their own files; before using a
+    cache Lark checks the SHA-256 of the grammar and options stored in it, and
+    rebuilds and rewrites a stale one."""
+    import zlib
+
+    with open(grammar, "rb") as f:
+        digest = zlib.crc32(f.read())
+    cache_dir = os.environ.get("CONVOPT_CACHE_DIR") or _temp_dir()
+    return os.path.join(cache_dir, f"convopt-grammar-{lark_version}-{digest:08x}.cache")
+
+
+def _temp_dir() -> str:
+    for var in ("TMPDIR", "TEMP", "TMP"):
+        if os.environ.get(var):
+            return os.environ[var]
+    if os.name == "posix" and os.path.isdir("/tmp"):
+        return "/tmp"
+    import tempfile  # pragma: no cover - other platforms
+
+    return tempfile.gettempdir()  # pragma: no cover
 
 
 def parse(source: SourceFile) -> ParsedFile:
