@@ -140,12 +140,27 @@ def _slice_shape(op: Operation, source: RankedTensorType, result: RankedTensorTy
         raise fail(op, f"expected {source.rank} offset, size and stride values")
     if result.rank != source.rank:
         raise fail(op, "rank-reducing slices are not supported by convopt")
+    for what, values in (("offsets", offsets), ("sizes", sizes)):  # (MLIR allows any stride)
+        bad = [v for v in values if v != DYNAMIC_INDEX and v < 0]
+        if bad:
+            raise fail(op, f"expected {what} to be non-negative, but got {bad[0]}")
     for i, (o, sz, st, dim) in enumerate(zip(offsets, sizes, strides, source.shape)):
         rdim = result.shape[i]
         if sz != DYNAMIC_INDEX and rdim is not None and sz != rdim:
             raise fail(op, f"expected type to be '{RankedTensorType(tuple(None if s == DYNAMIC_INDEX else s for s in sizes), result.element_type)}' or a rank-reduced version. (size mismatch)")
         if DYNAMIC_INDEX not in (o, sz, st) and dim is not None and sz > 0 and o + (sz - 1) * st >= dim:
             raise fail(op, f"slice along dimension {i} runs out of bounds: offset {o}, size {sz}, stride {st} in a dimension of size {dim}")
+
+
+def _verify_cast(op: Operation) -> None:
+    """Same element type; ranks equal and static sizes equal where both are known."""
+    a, b = op.operands[0].type, op.results[0].type
+    ea, eb = getattr(a, "element_type", None), getattr(b, "element_type", None)
+    compatible = ea is not None and ea == eb
+    if compatible and isinstance(a, RankedTensorType) and isinstance(b, RankedTensorType):
+        compatible = a.rank == b.rank and all(x is None or y is None or x == y for x, y in zip(a.shape, b.shape))
+    if not compatible:
+        raise fail(op, f"operand type '{a}' and result type '{b}' are cast incompatible")
 
 
 def _verify_extract_slice(op: Operation) -> None:
@@ -312,7 +327,7 @@ OPS: dict[str, OpDef] = {
         "tensor.extract", print=_print_extract, fits=lambda op: len(op.operands) >= 1, parse=_parse_extract, verify=_verify_extract,
         result_name=_named("extracted"), pure=True,
     ),
-    "tensor.cast": cast_op("tensor.cast", result_name=_named("cast"), pure=True),
+    "tensor.cast": cast_op("tensor.cast", result_name=_named("cast"), verify=_verify_cast, pure=True),
     "tensor.yield": OpDef("tensor.yield", print=print_terminator, colon_types=terminator_types, terminator=True, functional_types=False),
     **{
         f"tensor.{n}": OpDef(f"tensor.{n}", result_name=_named(hint), pure=True)

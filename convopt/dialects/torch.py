@@ -7,8 +7,22 @@ from typing import TYPE_CHECKING, Optional
 
 from ..ir.attributes import FloatAttr, IntegerAttr, StringAttr, format_float
 from ..ir.core import Operation
-from ..ir.types import TORCH_BOOL, TORCH_DEVICE, TORCH_FLOAT, TORCH_INT, TORCH_NONE, TORCH_STR, FunctionType, Type, torch_type
-from .base import OpDef, cast_op, rest
+from ..ir.types import (
+    TORCH_BOOL,
+    TORCH_DEVICE,
+    TORCH_FLOAT,
+    TORCH_INT,
+    TORCH_NONE,
+    TORCH_STR,
+    FunctionType,
+    IntegerType,
+    RankedTensorType,
+    Type,
+    UnrankedTensorType,
+    ValueTensorType,
+    torch_type,
+)
+from .base import OpDef, cast_op, fail, rest
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..parser.resolve import Resolver
@@ -112,6 +126,22 @@ def _constant(kind: str, t: Type) -> OpDef:
 
 # --- literals, symbolic shapes, torch.operator ------------------------------------------------------
 
+def _verify_literal(op: Operation) -> None:
+    """The result type is the literal's: `tensor<2xi64>` -> `!torch.vtensor<[2],si64>`
+    (signless integers wider than i1 read as signed), as torch-mlir infers it."""
+    literal = getattr(op.attributes.get("value"), "type", None)
+    if isinstance(literal, UnrankedTensorType):
+        raise fail(op, f"expects a ranked tensor literal, not '{literal}'")
+    if not isinstance(literal, RankedTensorType):
+        return
+    dtype = literal.element_type
+    if isinstance(dtype, IntegerType) and dtype.signedness == "" and dtype.width > 1:
+        dtype = IntegerType(dtype.width, "s")
+    inferred = ValueTensorType(literal.shape, dtype)
+    if op.results[0].type != inferred:
+        raise fail(op, f"inferred type(s) '{inferred}' are incompatible with return type(s) of operation '{op.results[0].type}'")
+
+
 def _print_literal(p: Printer, op: Operation) -> str:
     return f"torch.vtensor.literal({p.attr(op.attributes['value'])}){p.attr_dict(rest(op, 'value'))} : {op.results[0].type}"
 
@@ -159,7 +189,7 @@ OPS: dict[str, OpDef] = {
         ("int", TORCH_INT), ("float", TORCH_FLOAT), ("bool", TORCH_BOOL), ("none", TORCH_NONE), ("str", TORCH_STR), ("device", TORCH_DEVICE),
     ))},
     "torch.vtensor.literal": OpDef(
-        "torch.vtensor.literal", attrs=("value",), print=_print_literal, fits=_has_result, parse=_parse_typed, pure=True,
+        "torch.vtensor.literal", attrs=("value",), print=_print_literal, fits=_has_result, parse=_parse_typed, verify=_verify_literal, pure=True,
     ),
     "torch.symbolic_int": OpDef("torch.symbolic_int", attrs=("symbol_name",), print=_print_symbolic_int, fits=_has_result, parse=_parse_typed),
     "torch.bind_symbolic_shape": OpDef(

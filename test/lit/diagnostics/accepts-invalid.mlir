@@ -46,3 +46,43 @@ func.func @dense_ragged() -> tensor<2x2xf32> {
   %0 = arith.constant dense<[[1.0, 2.0], [3.0]]> : tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }
+
+// -----
+
+func.func @incompatible_cast(%a: tensor<3xf32>) -> tensor<1x1xf16> {
+  // expected-error @+1 {{'tensor.cast' op operand type 'tensor<3xf32>' and result type 'tensor<1x1xf16>' are cast incompatible}}
+  %0 = tensor.cast %a : tensor<3xf32> to tensor<1x1xf16>
+  return %0 : tensor<1x1xf16>
+}
+
+// -----
+
+func.func @cast_size_mismatch(%a: tensor<3x?xf32>) -> tensor<4x2xf32> {
+  // expected-error @+1 {{are cast incompatible}}
+  %0 = tensor.cast %a : tensor<3x?xf32> to tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+
+// -----
+
+func.func @negative_slice_offset(%a: tensor<4xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'tensor.extract_slice' op expected offsets to be non-negative, but got -1}}
+  %0 = tensor.extract_slice %a[-1] [2] [1] : tensor<4xf32> to tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @literal_type_mismatch() -> !torch.vtensor<[2],si64> {
+  // expected-error @+1 {{'torch.vtensor.literal' op inferred type(s) '!torch.vtensor<[2],f32>' are incompatible with return type(s) of operation '!torch.vtensor<[2],si64>'}}
+  %0 = torch.vtensor.literal(dense<[1.0, 2.0]> : tensor<2xf32>) : !torch.vtensor<[2],si64>
+  return %0 : !torch.vtensor<[2],si64>
+}
+
+// -----
+
+func.func @unranked_literal() -> !torch.vtensor<[2],f32> {
+  // expected-error @+1 {{'torch.vtensor.literal' op expects a ranked tensor literal, not 'tensor<*xf32>'}}
+  %0 = torch.vtensor.literal(dense<1.0> : tensor<*xf32>) : !torch.vtensor<[2],f32>
+  return %0 : !torch.vtensor<[2],f32>
+}
