@@ -15,10 +15,14 @@ compile it to IREE's mmt4d microkernels: 2-6x the plain bf16 matmul
 instead (the packs and the unpack transpose for free), so that a dim that
 is not a multiple of 16 takes the 8-row tile: the stem's 147 = 3*7*7 pads to
 152 rather than 160.
+
+Opt-in (`--matmul-tiles`, options.KernelPass): the tiles are those of one
+CPU's microkernels, and the default output stays CPU-neutral linalg.matmul.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple, Optional
 
 from ..ir.attributes import DenseArrayAttr
@@ -26,16 +30,69 @@ from ..ir.core import Value
 from ..ir.types import FloatType, i32, i64, ranked
 from .emit import Emitter, ceildiv
 
-MMT4D_TILES: dict[str, tuple[tuple[int, ...], int, int]] = {
-    "bf16": ((16, 8), 16, 2),
-    "f32": ((16, 8), 16, 1),
-}
-"""Per input element type: the row tiles M0 tried, N0 and K0.  16x16x2
-(bf16, f32 accumulator) and 16x16x1 (f32) are what IREE's data tiling picks
-on this AVX-512 (avx512_bf16) host; 8 rows is also a microkernel tile.
-N0 = 8 or M0 = 4 ran 1.4-300x slower (no microkernel).  Measured (one run
-each, bench/README.md): bf16 matmuls 2-8x, f32 1.0-1.4x; end to end bf16
-1.1-5.8x, f32 1.0-1.5x.  f16 is not listed (not measured)."""
+
+class Mmt4dTiles(NamedTuple):
+    """The mmt4d tiles of one input element type: the row tiles M0 tried
+    (the fewest padded multiply-adds wins), N0 and K0."""
+
+    element: str
+    rows: tuple[int, ...]
+    n0: int
+    k0: int
+
+
+TileTable = tuple[Mmt4dTiles, ...]
+"""The tiles per element type (`--matmul-tiles`); a type not listed, and
+the empty table (`none`, the default), keep the plain linalg.matmul."""
+
+BF16_TILES = Mmt4dTiles("bf16", (16, 8), 16, 2)
+F32_TILES = Mmt4dTiles("f32", (16, 8), 16, 1)
+
+AVX512_TILES: TileTable = (BF16_TILES, F32_TILES)
+"""`--matmul-tiles=avx512`.  16x16x2 (bf16, f32 accumulator) and 16x16x1
+(f32) are what IREE's data tiling picks on an AVX-512 (avx512_bf16) host; 8
+rows is also a microkernel tile.  N0 = 8 or M0 = 4 ran 1.4-300x slower (no
+microkernel), and so may these tiles on a CPU without the microkernels:
+hence opt-in.  Measured on that host, IREE 3.13 default flags, matmul alone
+in GMAC/s (plain linalg.matmul / --iree-opt-data-tiling / this mmt4d form /
+torch.mm), one run each (bench/README.md, "Packed matmuls"):
+
+    64x576x6272   bf16  129 / 291 / 322 / 67-238     f32  111 / 123 / 115 / 73
+    1152x1568x128 bf16  135 / 336 / 265 / 388        f32  128 / 206 / 176 / 102
+    64x147x6272   bf16   27 / 194 / 218 / 278        f32   79 / 106 / 108 / 83
+
+End to end (bench/emitted.py) bf16 layers 1.1-5.8x faster, f32 1.0-1.5x.
+f16 is not listed (not measured)."""
+
+CPU_FLAG_TILES = (("avx512_bf16", BF16_TILES), ("avx512f", F32_TILES))
+"""`--matmul-tiles=host`: the /proc/cpuinfo flag that enables each entry."""
+
+
+def host_tiles(cpuinfo: str) -> TileTable:
+    """The tiles the CPU flags of a /proc/cpuinfo text enable (those of its
+    first `flags` line), in AVX512_TILES order; () without them."""
+    flags: set[str] = set()
+    for line in cpuinfo.splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key.strip() == "flags":
+            flags = set(value.split())
+            break
+    return tuple(entry for flag, entry in CPU_FLAG_TILES if flag in flags)
+
+
+@functools.cache
+def read_host_tiles(path: str = "/proc/cpuinfo") -> TileTable:
+    """host_tiles of this machine, read once; () where there is no cpuinfo."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return host_tiles(f.read())
+    except OSError:
+        return ()
+
+
+def tiles_for(table: TileTable, element: str) -> Optional[Mmt4dTiles]:
+    return next((t for t in table if t.element == element), None)
+
 
 MMT4D_MIN_MACS = 1 << 20
 """Below this many multiply-adds the packs do not pay."""
@@ -52,18 +109,18 @@ class PackPlan(NamedTuple):
     executed: int  # multiply-adds of the mmt4d (padding included)
 
 
-def mmt4d_plan(m: object, n: object, k: object, element: str) -> Optional[PackPlan]:
+def mmt4d_plan(m: object, n: object, k: object, element: str, table: TileTable) -> Optional[PackPlan]:
     """The cheapest tiling of a static [m, k] x [k, n] matmul with inputs of
-    `element`, or None when the plain matmul stays (type not listed, dynamic
-    or small, too much padding)."""
-    tiles = MMT4D_TILES.get(element)
+    `element` by the tiles of `table`, or None when the plain matmul stays
+    (type not in the table, dynamic or small, too much padding)."""
+    tiles = tiles_for(table, element)
     if tiles is None or not all(isinstance(x, int) and x > 0 for x in (m, n, k)):
         return None
     assert isinstance(m, int) and isinstance(n, int) and isinstance(k, int)
     useful = m * n * k
     if useful < MMT4D_MIN_MACS:
         return None
-    rows, n0, k0 = tiles
+    _, rows, n0, k0 = tiles
     best: Optional[PackPlan] = None
     for swapped in (False, True):
         mm, nn = (n, m) if swapped else (m, n)
