@@ -228,6 +228,7 @@ def test_list_passes():
         ("builtin.module(func.func(convopt-conv-bwd-to-linalg{peel=sometimes}))", "peel must be one of auto, always, never, not 'sometimes'"),
         ("builtin.module(func.func(convopt-torch-to-linalg{conv-form=winograd}))", "conv-form must be one of auto, generic, named, im2col, not 'winograd'"),
         ("builtin.module(func.func(convopt-decompose-conv-bwd{lower=true peel=no}))", "invalid options for pass 'convopt-decompose-conv-bwd': peel must be one of"),
+        ("builtin.module(func.func(convopt-conv-bwd-to-linalg{matmul-tiles=sse}))", "invalid options for pass 'convopt-conv-bwd-to-linalg': matmul-tiles must be one of none, avx512, host, not 'sse'"),
     ],
 )
 def test_bad_pass_pipeline(tmp_path, pipeline, message):
