@@ -20,7 +20,7 @@ config.test_source_root = os.path.dirname(os.path.abspath(__file__))
 
 bindir = os.path.dirname(sys.executable)
 config.environment["PATH"] = bindir + os.pathsep + os.environ.get("PATH", "")
-for var in ("HOME", "TMPDIR", "CONVOPT_CACHE_DIR"):
+for var in ("HOME", "TMPDIR", "CONVOPT_CACHE_DIR", "PYTHONPATH"):  # PYTHONPATH: test a worktree with the main venv
     if var in os.environ:
         config.environment[var] = os.environ[var]
 

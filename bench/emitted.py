@@ -4,6 +4,7 @@ For every layer of bench/layers.json (a forward convolution from a real
 network; the benchmark runs its convolution_backward with the layer's mask):
 
   convopt direct       convopt --lower-conv-bwd
+  convopt direct avx512 convopt --lower-conv-bwd --matmul-tiles=avx512 (packed matmuls)
   convopt decomposed   convopt --lower-conv-bwd --backend-legal-ops=
   torch-mlir direct    torch-mlir-opt: convert-torch-to-linalg, then its backend pipeline
   torch-mlir decomp.   torch-mlir-opt: torch-decompose-complex-ops, then its backend pipeline
@@ -39,6 +40,7 @@ import harness  # noqa: E402
 
 VARIANTS = {
     "convopt direct": ("convopt", ("--lower-conv-bwd",)),
+    "convopt direct avx512": ("convopt", ("--lower-conv-bwd", "--matmul-tiles=avx512")),
     "convopt decomposed": ("convopt", ("--lower-conv-bwd", "--backend-legal-ops=")),
     "torch-mlir direct": ("torch-mlir", "builtin.module(func.func(convert-torch-to-linalg),torch-backend-to-linalg-on-tensors-backend-pipeline)"),
     "torch-mlir decomposed": ("torch-mlir", "builtin.module(func.func(torch-decompose-complex-ops),torch-backend-to-linalg-on-tensors-backend-pipeline)"),

@@ -25,6 +25,7 @@ from .pipelines import default_pipeline
 
 TARGETS = ("linalg", "rocmlir")
 CONV_FORMS = ("auto", "generic", "named", "im2col")
+MATMUL_TILES = ("none", "avx512", "host")
 _OP_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
 
 Input = Union[str, bytes, Any]
@@ -38,6 +39,7 @@ def lower(
     target: str = "linalg",
     backend_legal_ops: Union[None, str, Iterable[str]] = None,
     conv_form: str = "auto",
+    matmul_tiles: str = "none",
     torch_boundary: bool = False,
     torch_mlir_stages: bool = False,
     name: str = "<input>",
@@ -50,10 +52,13 @@ def lower(
     None keeps the target's, an empty list decomposes every op.
     `torch_mlir_stages=True` (needs the `torch_mlir` package) reads a raw FX
     import and returns pure linalg: torch-mlir's frontend stage, convopt,
-    torch-mlir's linalg stage.  `name` is the file name in diagnostics."""
+    torch-mlir's linalg stage.  `matmul_tiles` (`--matmul-tiles`): "none"
+    (plain linalg.matmul), "avx512" or "host" (CPU-specific linalg.mmt4d
+    tiles for large bf16/f32 matmuls).  `name` is the file name in diagnostics."""
     _check_choice("target", target, TARGETS)
     _check_choice("conv_form", conv_form, CONV_FORMS)
-    pipeline = default_pipeline(True, False, target, _legal_ops(backend_legal_ops), torch_boundary, None if conv_form == "auto" else conv_form)
+    _check_choice("matmul_tiles", matmul_tiles, MATMUL_TILES)
+    pipeline = default_pipeline(True, False, target, _legal_ops(backend_legal_ops), torch_boundary, None if conv_form == "auto" else conv_form, matmul_tiles)
     return run_text(_text(module, name), Options(pipeline=pipeline, torch_mlir_stages=torch_mlir_stages), name)
 
 

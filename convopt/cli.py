@@ -38,6 +38,7 @@ _LONG_OPTIONS = (
     "torch-boundary",
     "remarks",
     "conv-form",
+    "matmul-tiles",
     "stats",
     "torch-mlir-stages",
     "threads",
@@ -75,6 +76,13 @@ def normalize_argv(argv: list[str]) -> list[str]:
 @click.option("--torch-boundary", is_flag=True, help="Keep !torch.vtensor signatures and torch_c casts (drop-in for torch-mlir pipelines).")
 @click.option("--remarks", is_flag=True, help="Report, at each convolution_backward, which lowering was chosen and why.")
 @click.option("--conv-form", type=click.Choice(["auto", "generic", "named", "im2col"]), default=None, help="Shape of the emitted convolutions (default: auto, the fastest measured).")
+@click.option(
+    "--matmul-tiles",
+    type=click.Choice(["none", "avx512", "host"]),
+    default=None,
+    help="Emit large static bf16/f32 matmuls as linalg.pack + linalg.mmt4d + linalg.unpack with these CPU-specific tiles (default: none, plain linalg.matmul; "
+    "avx512: 16x16x2 bf16, 16x16x1 f32; host: those this machine's /proc/cpuinfo avx512_bf16/avx512f flags enable).",
+)
 @click.option("--stats", is_flag=True, help="Print, per lowered op, executed and useful multiply-adds and the form chosen (to stderr).")
 @click.option(
     "--torch-mlir-stages",
@@ -106,6 +114,7 @@ def main(
     torch_boundary: bool,
     remarks: bool,
     conv_form: Optional[str],
+    matmul_tiles: Optional[str],
     stats: bool,
     torch_mlir_stages: bool,
     threads: Optional[int],
@@ -131,9 +140,9 @@ def main(
     if pass_pipeline is not None and (lower_conv_bwd or decompose_conv_bwd):
         _usage_error("--pass-pipeline cannot be combined with --lower-conv-bwd or --decompose-conv-bwd")
     if pass_pipeline is None and (lower_conv_bwd or decompose_conv_bwd):
-        pass_pipeline = default_pipeline(lower_conv_bwd, decompose_conv_bwd, target, backend_legal_ops, torch_boundary, conv_form)
-    elif target is not None or backend_legal_ops is not None or torch_boundary or conv_form is not None:
-        _usage_error("--target, --backend-legal-ops, --torch-boundary and --conv-form apply to --lower-conv-bwd or --decompose-conv-bwd")
+        pass_pipeline = default_pipeline(lower_conv_bwd, decompose_conv_bwd, target, backend_legal_ops, torch_boundary, conv_form, matmul_tiles)
+    elif target is not None or backend_legal_ops is not None or torch_boundary or conv_form is not None or matmul_tiles is not None:
+        _usage_error("--target, --backend-legal-ops, --torch-boundary, --conv-form and --matmul-tiles apply to --lower-conv-bwd or --decompose-conv-bwd")
     options = Options(
         input_path=input_path,
         output_path=output_path,

@@ -1,7 +1,7 @@
 """The pass pipelines behind `--lower-conv-bwd` and `--decompose-conv-bwd`,
 shared by the command line and the Python API (no click, nothing heavy).
 
-    default_pipeline(lower=True, decompose=False, target=None, legal_ops=None, torch_boundary=False, conv_form=None)
+    default_pipeline(lower=True, decompose=False, target=None, legal_ops=None, torch_boundary=False, conv_form=None, matmul_tiles=None)
     == "builtin.module(func.func(convopt-drop-symbolic-shapes, convopt-decompose-conv-bwd{target=linalg lower=true}, "
        "convopt-conv-bwd-to-linalg, convopt-cleanup), convopt-finalize-boundary)"
 """
@@ -11,10 +11,13 @@ from __future__ import annotations
 from typing import Optional
 
 
-def default_pipeline(lower: bool, decompose: bool, target: Optional[str], legal_ops: Optional[str], torch_boundary: bool, conv_form: Optional[str]) -> str:
+def default_pipeline(
+    lower: bool, decompose: bool, target: Optional[str], legal_ops: Optional[str], torch_boundary: bool, conv_form: Optional[str], matmul_tiles: Optional[str] = None,
+) -> str:
     """The pipeline text of `--lower-conv-bwd` (lower) or `--decompose-conv-bwd`
     (decompose and not lower).  `legal_ops` is the comma-separated op list of
-    `--backend-legal-ops` (None: the target's; "": none)."""
+    `--backend-legal-ops` (None: the target's; "": none).  conv_form and
+    matmul_tiles (None or "none": the pass default) go to both kernel passes."""
     opts = []
     if target is not None:
         opts.append(f"target={target}")
@@ -26,9 +29,9 @@ def default_pipeline(lower: bool, decompose: bool, target: Optional[str], legal_
     if target is None:
         opts.append("target=linalg")
     opts.append("lower=true")
-    if conv_form:
-        opts.append(f"conv-form={conv_form}")
-    form = f"{{conv-form={conv_form}}}" if conv_form else ""
+    kernel_opts = ([f"conv-form={conv_form}"] if conv_form else []) + ([f"matmul-tiles={matmul_tiles}"] if matmul_tiles not in (None, "none") else [])
+    opts += kernel_opts
+    form = "{" + " ".join(kernel_opts) + "}" if kernel_opts else ""
     boundary = "convopt-finalize-boundary{torch-boundary=true}" if torch_boundary else "convopt-finalize-boundary"
     # The symbolic-shape annotations go first: nothing below reads them, and
     # left in place they keep a lowered function's torch boundary alive and

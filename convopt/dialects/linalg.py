@@ -238,7 +238,7 @@ def structured(name: str, verify: Optional[Callable[[Operation], None]] = None, 
 
 OPS: dict[str, OpDef] = {
     "linalg.generic": structured("linalg.generic", _verify_generic),
-    **{n: structured(n, _verify_named) for n in ("linalg.fill", "linalg.matmul", "linalg.batch_matmul")},
+    **{n: structured(n, _verify_named) for n in ("linalg.fill", "linalg.matmul", "linalg.batch_matmul", "linalg.mmt4d")},
     "linalg.transpose": structured("linalg.transpose", _verify_named, "transposed"),
     "linalg.broadcast": structured("linalg.broadcast", hint="broadcasted"),
     "linalg.yield": OpDef("linalg.yield", print=print_terminator, colon_types=terminator_types, verify=_verify_yield, terminator=True, functional_types=False),

@@ -319,6 +319,7 @@ _MATMULS = {
     "linalg.vecmat": ("k", "kn", "n"),
     "linalg.batch_matvec": ("bmk", "bk", "bm"),
     "linalg.dot": ("k", "k", ""),
+    "linalg.mmt4d": ("mkpr", "nkqr", "mnpq"),  # C[m, n, m0, n0] += A[m, k, m0, k0] * B[n, k, n0, k0]
 }
 """C[out] += A[lhs] * B[rhs], by index letters."""
 
@@ -408,3 +409,68 @@ for _nd in (1, 2, 3):
     _fits = [lay for lay in _CONV_LAYOUTS + _DEPTHWISE_LAYOUTS if set(lay) & set(_SPATIAL) in (set(), set(_SPATIAL[-_nd:]))]
     handler(*[f"linalg.conv_{_nd}d{lay}" for lay in _fits if lay in _CONV_LAYOUTS])(_named_contraction)
     handler(*[f"linalg.depthwise_conv_{_nd}d{lay}" for lay in _fits if lay in _DEPTHWISE_LAYOUTS])(_named_contraction)
+
+
+# --- linalg.pack, linalg.unpack ------------------------------------------------------------------
+
+def _pack_layout(op: Operation, rank: int) -> tuple[list[int], list[int], list[int]]:
+    """(inner_dims_pos, static inner tiles, outer_dims_perm) of a pack or unpack."""
+    inner = int_list(attr(op, "inner_dims_pos"))
+    tiles = int_list(attr(op, "static_inner_tiles"))
+    perm_attr = attr(op, "outer_dims_perm")
+    perm = int_list(perm_attr) if perm_attr is not None else []
+    perm = perm or list(range(rank))
+    if len(tiles) != len(inner) or any(t <= 0 for t in tiles) or sorted(perm) != list(range(rank)) or len(set(inner)) != len(inner):
+        raise InterpError(f"'{op.name}': unsupported tiling (static tiles, permutations only)", op)
+    return inner, tiles, perm
+
+
+def _split_axes(shape: Sequence[int], inner: list[int], tiles: list[int]) -> tuple[list[int], list[int], list[int]]:
+    """The shape with every tiled dim split into (outer, tile), and the axes
+    of the outers (per dim) and of the tiles (in inner order) in it."""
+    split: list[int] = []
+    outer_axis: list[int] = []
+    tile_axis = {}
+    for i, size in enumerate(shape):
+        outer_axis.append(len(split))
+        if i in inner:
+            t = tiles[inner.index(i)]
+            split += [size // t, t]
+            tile_axis[i] = len(split) - 1
+        else:
+            split.append(size)
+    return split, outer_axis, [tile_axis[i] for i in inner]
+
+
+@handler("linalg.pack")
+def _pack(interp: Interpreter, op: Operation, args: list) -> list:
+    src, dest = np.asarray(args[0]), args[1]
+    seg = op.properties.get("operandSegmentSizes") if op.properties else None
+    has_pad = isinstance(seg, DenseArrayAttr) and len(seg.values) == 4 and seg.values[2] == 1
+    inner, tiles, perm = _pack_layout(op, src.ndim)
+    padded = list(src.shape)
+    for i, t in zip(inner, tiles):
+        padded[i] = -(-padded[i] // t) * t
+    if padded != list(src.shape):
+        if not has_pad:
+            raise InterpError("'linalg.pack': the tiles do not divide the source and there is no padding_value", op)
+        src = np.pad(src, [(0, p - s) for p, s in zip(padded, src.shape)], constant_values=np.asarray(args[2]).item())
+    split, outer_axis, tile_axis = _split_axes(padded, inner, tiles)
+    result = np.transpose(src.reshape(split), [outer_axis[p] for p in perm] + tile_axis)
+    _same_shape(op, result.shape, np.shape(dest))
+    return [np.array(result).astype(np.asarray(dest).dtype)]
+
+
+@handler("linalg.unpack")
+def _unpack(interp: Interpreter, op: Operation, args: list) -> list:
+    src, dest = np.asarray(args[0]), args[1]
+    shape = list(np.shape(dest))
+    inner, tiles, perm = _pack_layout(op, len(shape))
+    padded = list(shape)
+    for i, t in zip(inner, tiles):
+        padded[i] = -(-padded[i] // t) * t
+    split, outer_axis, tile_axis = _split_axes(padded, inner, tiles)
+    order = [outer_axis[p] for p in perm] + tile_axis  # axis of split each src dim is
+    _same_shape(op, src.shape, tuple(split[a] for a in order))
+    result = np.transpose(src, np.argsort(order)).reshape(padded)[tuple(slice(0, s) for s in shape)]
+    return [np.array(result).astype(np.asarray(dest).dtype)]

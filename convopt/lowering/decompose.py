@@ -138,7 +138,7 @@ class DecomposeConvBwd(KernelPass):
 
     legal_ops: Optional[tuple[str, ...]] = field(default=None, metadata={"doc": "op names the backend takes as they are (e.g. aten.convolution_backward); default: the target's"})
     target: Optional[str] = field(default=None, metadata={"doc": "capability profile deciding legality per op: linalg|rocmlir"})
-    lower: bool = field(default=False, metadata={"doc": "lower the ops the decomposition creates to linalg right away, with peel and conv-form"})
+    lower: bool = field(default=False, metadata={"doc": "lower the ops the decomposition creates to linalg right away, with peel, conv-form and matmul-tiles"})
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -160,7 +160,7 @@ class DecomposeConvBwd(KernelPass):
         convolution_backward is looked at, as a greedy driver visits the ops
         a rewrite creates)."""
         decomposition = [DecomposeConvBwdPattern(legal_kinds=frozenset(self.legal_kinds()), target=self.target or "linalg", diagnostics=ctx.diagnostics)]
-        lowering = torch_to_linalg_patterns(self.peel_policy, self.form, ctx.stats) if self.lower else []
+        lowering = torch_to_linalg_patterns(self.peel_policy, self.form, ctx.stats, self.tiles) if self.lower else []
         for conv in [o for o in op.walk() if o.name == CONV_BWD]:
             created = apply_patterns([conv], decomposition, erase_dead=ERASE_DEAD)
             if lowering:

@@ -30,6 +30,7 @@ from ..ir.core import Value
 from ..ir.types import FloatType, i64, ranked
 from .emit import Emitter, Ix, unit_groups
 from .outputs import Outputs
+from .packed import TileTable, mmt4d_plan, packed_matmul
 from .relation import Kind, Rel, Span, tap_range
 from .request import KernelRequest, KernelStats
 from .tiles import Combo, KernelPlan, Tile
@@ -81,18 +82,27 @@ def as_matrix(em: Emitter, v: Value, groups: Sequence[Sequence[int]]) -> Value:
     return em.expand(v, reassoc, sizes)
 
 
-def batched_matmul(em: Emitter, lhs: Value, rhs: Value, batched: bool, acc_type: FloatType) -> Value:
+def batched_matmul(em: Emitter, lhs: Value, rhs: Value, batched: bool, acc_type: FloatType, tiles: TileTable = ()) -> Value:
     """[b?, m, k] x [b?, k, n] -> [b?, m, n] in acc_type (linalg.matmul or
-    linalg.batch_matmul, whose inputs may be narrower than the result)."""
+    linalg.batch_matmul, whose inputs may be narrower than the result; a
+    matmul packed.mmt4d_plan tiles by `tiles` as pack, mmt4d, unpack)."""
     ls, rs = em.shape(lhs), em.shape(rhs)
+    plan = None if batched else mmt4d_plan(ls[0], rs[1], ls[1], str(ranked(lhs.type).element_type), tiles)
+    if plan is not None:  # data-tiled: 2-6x faster for bf16 under IREE's default flags
+        return packed_matmul(em, lhs, rhs, acc_type, plan)
     out_shape = ([ls[0]] if batched else []) + [ls[-2], rs[-1]]
     init = em.zeros(out_shape, acc_type)
     return em.structured("linalg.batch_matmul" if batched else "linalg.matmul", [lhs, rhs], [init])[0]
 
 
-def matmul_macs(em: Emitter, lhs: Value, rhs: Value) -> int:
-    """m*k*n (times the batch) of a (batched) matmul; 0 if dynamic."""
+def matmul_macs(em: Emitter, lhs: Value, rhs: Value, tiles: TileTable = ()) -> int:
+    """m*k*n (times the batch) of a (batched) matmul, padded as
+    batched_matmul packs it; 0 if dynamic."""
     dims = em.shape(lhs) + [em.shape(rhs)[-1]]
+    if len(dims) == 3:
+        plan = mmt4d_plan(dims[0], dims[2], dims[1], str(ranked(lhs.type).element_type), tiles)
+        if plan is not None:
+            return plan.executed
     total = 1
     for x in dims:
         if not isinstance(x, int):
@@ -261,7 +271,9 @@ class MatmulDims:
         return em.expand(v, reassoc, [self.size_of[n] for p in present for n in p])
 
 
-def im2col_matmul(em: Emitter, kind: Kind, ins: tuple[Value, Value], dims: MatmulDims, rels: Sequence[Rel], init: Optional[Value], acc_type: FloatType) -> tuple[Value, int]:
+def im2col_matmul(
+    em: Emitter, kind: Kind, ins: tuple[Value, Value], dims: MatmulDims, rels: Sequence[Rel], init: Optional[Value], acc_type: FloatType, tiles: TileTable = (),
+) -> tuple[Value, int]:
     """The gather or weight kernel on in-bounds role-layout inputs as
     result[ca, cols] = lhs[ca, rows] x im[rows, cols]:
 
@@ -282,10 +294,10 @@ def im2col_matmul(em: Emitter, kind: Kind, ins: tuple[Value, Value], dims: Matmu
     im = im2col(em, ins[b_index], dims.in_roles[b_index], order, rels, offsets)
     im_m = as_matrix(em, im, dims.groups(order, dims.with_batch([rows, cols])))
     lhs = dims.matrix(em, lhs_in, lhs_names, [dims.pick("ca"), rows])
-    result, mm_order = dims.unmatrix(em, batched_matmul(em, lhs, im_m, bool(dims.batch), acc_type), [dims.pick("ca"), cols])
+    result, mm_order = dims.unmatrix(em, batched_matmul(em, lhs, im_m, bool(dims.batch), acc_type, tiles), [dims.pick("ca"), cols])
     if kind == Kind.GATHER:
         result = _permute_into(em, result, mm_order, dims.out_roles + dims.ss, init, acc_type)
-    return result, matmul_macs(em, lhs, im_m)
+    return result, matmul_macs(em, lhs, im_m, tiles)
 
 
 def matmul_tile(em: Emitter, req: KernelRequest, plan: KernelPlan, tile: Tile, stats: KernelStats) -> Value:
@@ -293,7 +305,7 @@ def matmul_tile(em: Emitter, req: KernelRequest, plan: KernelPlan, tile: Tile, s
     piece's own (in-bounds) slices, see piece_rels."""
     rels = piece_rels(req.kind, tile.combo)
     dims = MatmulDims.of(plan.in_roles, plan.out_roles, rels, req.roles)
-    value, executed = im2col_matmul(em, req.kind, tile.ins, dims, rels, tile.init if tile.accumulate else None, req.acc_type)
+    value, executed = im2col_matmul(em, req.kind, tile.ins, dims, rels, tile.init if tile.accumulate else None, req.acc_type, req.tiles)
     stats.add(executed)
     return value
 
@@ -309,11 +321,11 @@ def emit_col2im_kernel(em: Emitter, req: KernelRequest, plan: KernelPlan, stats:
     lhs = dims.matrix(em, ins[1], dims.in_roles[1] + dims.ks, [dims.pick("cb") + dims.ks, dims.pick("ca")])
     rhs = dims.matrix(em, ins[0], dims.in_roles[0] + dims.ss, [dims.pick("ca"), dims.pick("n") + dims.ss])
     parts = [dims.pick("cb") + dims.ks, dims.pick("n") + dims.ss]
-    col_matrix, cols_order = dims.unmatrix(em, batched_matmul(em, lhs, rhs, bool(dims.batch), acc_type), parts)
+    col_matrix, cols_order = dims.unmatrix(em, batched_matmul(em, lhs, rhs, bool(dims.batch), acc_type, req.tiles), parts)
     ranges = [[tap_range(em, rel, k) for k in range(rel.k)] for rel in rels]
     out_lead = [dims.size_of[r] for r in dims.out_roles]
     result = col2im_taps(em, col_matrix, cols_order, out_lead, dims.out_roles, rels, ranges, acc_type)
-    stats.add(matmul_macs(em, lhs, rhs))
+    stats.add(matmul_macs(em, lhs, rhs, req.tiles))
     return result
 
 

@@ -40,6 +40,8 @@ def indexing_maps(op: Operation) -> list[AffineMap]:
         return [AffineMap.from_exprs(3, [d(0), d(2)]), AffineMap.from_exprs(3, [d(2), d(1)]), AffineMap.from_exprs(3, [d(0), d(1)])]
     if name == "linalg.batch_matmul":  # C[b, m, n] += A[b, m, k] * B[b, k, n]
         return [AffineMap.from_exprs(4, [d(0), d(1), d(3)]), AffineMap.from_exprs(4, [d(0), d(3), d(2)]), AffineMap.from_exprs(4, [d(0), d(1), d(2)])]
+    if name == "linalg.mmt4d":  # C[m, n, m0, n0] += A[m, k, m0, k0] * B[n, k, n0, k0]
+        return [AffineMap.from_exprs(6, [d(0), d(2), d(3), d(5)]), AffineMap.from_exprs(6, [d(1), d(2), d(4), d(5)]), AffineMap.from_exprs(6, [d(0), d(1), d(3), d(4)])]
     if name.startswith("linalg.conv_") and name.endswith(("_nchw_fchw", "_ncw_fcw", "_ncdhw_fcdhw")):
         # O[n, f, o...] += I[n, c, s*o + d*k...] * W[f, c, k...]
         return _conv_maps(op, _rank(op.operands[1]) - 2, ["n", "f"], ["c"], ["n", "c"], ["f", "c"])

@@ -1,5 +1,5 @@
 """What a lowering asks of the kernel emitters (`KernelRequest`), the
-choices it can force (`Form`, `Peel`) and what it gets back (`KernelStats`).
+choices it can force (`Form`, `Peel`, `MatmulTiles`) and what it gets back (`KernelStats`).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ..ir.core import Value
 from ..ir.types import FloatType
 from .emit import Ix
+from .packed import TileTable
 from .relation import Choice, Kind, Rel
 from .roles import Layout
 
@@ -31,11 +32,20 @@ class Peel(Choice):
     NEVER = "never"
 
 
+class MatmulTiles(Choice):
+    """The tiles of the packed matmul form (`--matmul-tiles`, packed.py)."""
+
+    NONE = "none"  # plain linalg.matmul: CPU-neutral
+    AVX512 = "avx512"  # packed.AVX512_TILES, measured on an AVX-512 host
+    HOST = "host"  # the AVX512_TILES entries this machine's /proc/cpuinfo flags enable
+
+
 @dataclass(frozen=True)
 class KernelRequest:
     """One kernel to emit: `kind` over ins (tensors in `layouts`), the sum in
     `out_layout` with spatial sizes out_spatial and element type acc_type.
-    roles maps n/g/ca/cb to sizes; roles of static size 1 get no loop."""
+    roles maps n/g/ca/cb to sizes; roles of static size 1 get no loop.
+    tiles: the packed-matmul tiles of the matmul forms (() = none)."""
 
     kind: Kind
     ins: tuple[Value, Value]
@@ -47,6 +57,7 @@ class KernelRequest:
     acc_type: FloatType
     peel: Peel = Peel.AUTO
     form: Form = Form.AUTO
+    tiles: TileTable = ()
 
 
 @dataclass

@@ -184,7 +184,7 @@ def _options(args: tuple[str, ...]) -> str:
     target = None
     legal = None
     lower_ = decompose = False
-    form = None
+    form = tiles = None
     for a in args:
         if a == "--lower-conv-bwd":
             lower_ = True
@@ -196,7 +196,9 @@ def _options(args: tuple[str, ...]) -> str:
             legal = a.split("=", 1)[1]
         elif a.startswith("--conv-form="):
             form = a.split("=", 1)[1]
-    return default_pipeline(lower_, decompose, target, legal, False, form)
+        elif a.startswith("--matmul-tiles="):
+            tiles = a.split("=", 1)[1]
+    return default_pipeline(lower_, decompose, target, legal, False, form, tiles)
 
 
 def compile_and_run(text: str, args: list[np.ndarray], f64: bool = False) -> list[np.ndarray]:
@@ -293,7 +295,7 @@ def executed_macs(text: str, arg_shapes: list[tuple[int, ...]]) -> int:
 def _multiplies(op) -> bool:
     if op.name == "linalg.generic":
         return any(o.name in ("arith.mulf", "arith.muli") for o in op.walk())
-    return op.name.startswith(("linalg.conv", "linalg.depthwise", "linalg.matmul", "linalg.batch_matmul"))
+    return op.name.startswith(("linalg.conv", "linalg.depthwise", "linalg.matmul", "linalg.batch_matmul", "linalg.mmt4d"))
 
 
 def _domain(op, shape_of) -> int:

@@ -15,6 +15,8 @@ suite is below 0.9 (conftest.py).
 
 from __future__ import annotations
 
+import dataclasses
+
 import harness
 import pytest
 from conftest import record
@@ -93,6 +95,29 @@ def test_forms(cfg: harness.Config, form: str) -> None:
     record({"path": form, "name": cfg.name, "errors": outcome.errors, "executed": outcome.executed, "useful": outcome.useful})
     if any(cfg.mask[:2]):
         assert outcome.executed >= outcome.useful > 0
+
+
+# --matmul-tiles=avx512: the packed matmul form (pack, mmt4d, unpack) is
+# compiled by IREE and compared to PyTorch on layers large enough to take it
+# (the matrix above is too small): a stem-like grad_weight (147 rows,
+# swapped, 8-row tiles) and a dense 3x3 layer (col2im and im2col matmuls,
+# forced), in bf16 and f32.
+TILED = [
+    harness.C("stem_like", batch=1, cin=3, cout=16, spatial=64, kernel=7, stride=2, padding=3, mask=(False, True, False)),
+    harness.C("dense_3x3", batch=2, cin=32, cout=64, spatial=16, kernel=3, padding=1, mask=(True, True, False)),
+]
+TILED_ARGS = {"stem_like": ("--lower-conv-bwd", "--matmul-tiles=avx512"), "dense_3x3": ("--lower-conv-bwd", "--matmul-tiles=avx512", "--conv-form=im2col")}
+
+
+@pytest.mark.parametrize("dtype", ["bf16", "f32"])
+@pytest.mark.parametrize("cfg", TILED, ids=lambda c: c.name)
+def test_matmul_tiles(cfg: harness.Config, dtype: str) -> None:
+    cfg = dataclasses.replace(cfg, dtype=dtype)
+    args = TILED_ARGS[cfg.name]
+    assert "linalg.mmt4d" in harness.lower(harness.torch_ir(cfg), args)
+    outcome = harness.check(cfg, args)
+    record({"path": "matmul-tiles-avx512", "name": f"{cfg.name}_{dtype}", "errors": outcome.errors, "executed": outcome.executed, "useful": outcome.useful})
+    assert outcome.executed >= outcome.useful > 0
 
 
 @pytest.mark.parametrize("cfg", [c for c in harness.named_matrix()], ids=lambda c: c.name)

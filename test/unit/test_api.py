@@ -41,6 +41,7 @@ def torch_mlir_module(text: str):
         ({"backend_legal_ops": []}, ["--backend-legal-ops="]),
         ({"backend_legal_ops": ["aten.convolution_backward"]}, ["--backend-legal-ops=aten.convolution_backward"]),
         ({"conv_form": "generic"}, ["--conv-form=generic"]),
+        ({"matmul_tiles": "avx512"}, ["--matmul-tiles=avx512"]),
         ({"torch_boundary": True}, ["--torch-boundary"]),
     ],
 )
@@ -127,6 +128,7 @@ def test_backend_legal_ops_decide_direct_or_decomposed():
     [
         (lambda: api.lower(BAD, target="gpu"), "target must be one of linalg, rocmlir, not 'gpu'"),
         (lambda: api.lower(BAD, conv_form="fft"), "conv_form must be one of auto, generic, named, im2col, not 'fft'"),
+        (lambda: api.lower(BAD, matmul_tiles="amx"), "matmul_tiles must be one of none, avx512, host, not 'amx'"),
         (lambda: api.decompose(BAD, backend_legal_ops=["aten.conv lution"]), "'aten.conv lution' is not a torch op name"),
         (lambda: api.lower(BAD, backend_legal_ops=["a}b"]), "'a}b' is not a torch op name"),
     ],

@@ -228,6 +228,7 @@ def test_list_passes():
         ("builtin.module(func.func(convopt-conv-bwd-to-linalg{peel=sometimes}))", "peel must be one of auto, always, never, not 'sometimes'"),
         ("builtin.module(func.func(convopt-torch-to-linalg{conv-form=winograd}))", "conv-form must be one of auto, generic, named, im2col, not 'winograd'"),
         ("builtin.module(func.func(convopt-decompose-conv-bwd{lower=true peel=no}))", "invalid options for pass 'convopt-decompose-conv-bwd': peel must be one of"),
+        ("builtin.module(func.func(convopt-conv-bwd-to-linalg{matmul-tiles=sse}))", "invalid options for pass 'convopt-conv-bwd-to-linalg': matmul-tiles must be one of none, avx512, host, not 'sse'"),
     ],
 )
 def test_bad_pass_pipeline(tmp_path, pipeline, message):
@@ -248,10 +249,16 @@ def test_cleanup_pipeline_runs(tmp_path):
     assert "arith.addf %cst, %cst : f32" in out
 
 
-def test_pass_option_needs_a_pass(tmp_path):
-    proc = convopt("--target=rocmlir", SMALL)
+@pytest.mark.parametrize("option", ["--target=rocmlir", "--matmul-tiles=avx512", "--matmul-tiles=none"])
+def test_pass_option_needs_a_pass(tmp_path, option):
+    proc = convopt(option, SMALL)
     assert proc.returncode == 2
-    assert "convopt: error: --target" in no_traceback(proc)
+    assert "convopt: error: --target, --backend-legal-ops, --torch-boundary, --conv-form and --matmul-tiles apply to" in no_traceback(proc)
+
+
+def test_bad_matmul_tiles_is_a_usage_error():
+    proc = convopt("--lower-conv-bwd", "--matmul-tiles=amx", SMALL)
+    assert proc.returncode == 2 and "Invalid value for '--matmul-tiles'" in no_traceback(proc)
 
 
 @pytest.mark.parametrize(
