@@ -9,6 +9,7 @@ created once per function, at the top of its entry block.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Optional, Union
 
@@ -175,8 +176,10 @@ class Emitter:
 
     @staticmethod
     def _mixed(items: Sequence[Ix]) -> tuple[DenseArrayAttr, list[Value]]:
-        static_ = tuple(DYNAMIC_INDEX if isinstance(x, Value) else x for x in items)
-        return DenseArrayAttr(i64, static_), [x for x in items if isinstance(x, Value)]
+        dynamic = [x for x in items if isinstance(x, Value)]
+        if not dynamic:
+            return _i64_array(tuple(items)), dynamic
+        return DenseArrayAttr(i64, tuple(DYNAMIC_INDEX if isinstance(x, Value) else x for x in items)), dynamic
 
     def is_whole(self, t: Value, offsets: Sequence[Ix], sizes: Sequence[Ix], strides: Sequence[int]) -> bool:
         shape = self.shape_no_emit(t)
@@ -195,7 +198,7 @@ class Emitter:
         assert isinstance(ty, RankedTensorType)
         attrs, dynamic = self._slice_attrs(offsets, sizes, strides)
         op = self.b.create("tensor.extract_slice", [src, *dynamic[0], *dynamic[1], *dynamic[2]], [self.tensor_type(sizes, ty.element_type)], attrs)
-        op.properties = {"operandSegmentSizes": DenseArrayAttr(i32, (1, len(dynamic[0]), len(dynamic[1]), len(dynamic[2])))}
+        op.properties = _segments(1, len(dynamic[0]), len(dynamic[1]), len(dynamic[2]))
         return self.remember(op.results[0], sizes)
 
     def insert_slice(self, src: Value, dest: Value, offsets: Sequence[Ix], sizes: Sequence[Ix], strides: Sequence[int]) -> Value:
@@ -203,7 +206,7 @@ class Emitter:
             return src
         attrs, dynamic = self._slice_attrs(offsets, sizes, strides)
         op = self.b.create("tensor.insert_slice", [src, dest, *dynamic[0], *dynamic[1], *dynamic[2]], [dest.type], attrs)
-        op.properties = {"operandSegmentSizes": DenseArrayAttr(i32, (1, 1, len(dynamic[0]), len(dynamic[1]), len(dynamic[2])))}
+        op.properties = _segments(1, 1, len(dynamic[0]), len(dynamic[1]), len(dynamic[2]))
         return self._same_sizes(dest, op.results[0])
 
     def _slice_attrs(self, offsets: Sequence[Ix], sizes: Sequence[Ix], strides: Sequence[int]) -> tuple[dict[str, Attribute], list[list[Value]]]:
@@ -224,7 +227,7 @@ class Emitter:
         body = Block([index] * ty.rank)
         Builder(body).create("tensor.yield", [self.float(0.0, ty.element_type)])
         op = self.b.create("tensor.pad", [src, *lo_dyn, *hi_dyn], [self.tensor_type(shape, ty.element_type)], {"static_low": lo_attr, "static_high": hi_attr}, [Region([body])])
-        op.properties = {"operandSegmentSizes": DenseArrayAttr(i32, (1, len(lo_dyn), len(hi_dyn)))}
+        op.properties = _segments(1, len(lo_dyn), len(hi_dyn))
         return self.remember(op.results[0], shape)
 
     def expand(self, src: Value, groups: Sequence[Sequence[int]], shape: Sequence[Ix]) -> Value:
@@ -258,7 +261,7 @@ class Emitter:
     def structured(self, name: str, ins: Sequence[Value], outs: Sequence[Value], attributes: Optional[dict[str, Attribute]] = None) -> list[Value]:
         """A linalg named op (fill, matmul, conv_*, transpose, ...)."""
         op = self.b.create(name, [*ins, *outs], [v.type for v in outs], attributes or {})
-        op.properties = {"operandSegmentSizes": DenseArrayAttr(i32, (len(ins), len(outs)))}
+        op.properties = _segments(len(ins), len(outs))
         return [self._same_sizes(o, r) for o, r in zip(outs, op.results)]
 
     def generic(
@@ -273,12 +276,9 @@ class Emitter:
         block = Block([_element(v.type) for v in [*ins, *outs]])
         inner = Builder(block, pos=self.b.pos, loc=self.b.loc)
         inner.create("linalg.yield", body(inner, list(block.args)))
-        attrs = {
-            "indexing_maps": ArrayAttr(tuple(AffineMapAttr(m) for m in maps)),
-            "iterator_types": ArrayAttr(tuple(StringAttr(i) for i in iterators)),
-        }
+        attrs = {"indexing_maps": _maps_attr(tuple(maps)), "iterator_types": _iterators_attr(tuple(iterators))}
         op = self.b.create("linalg.generic", [*ins, *outs], [v.type for v in outs], attrs, [Region([block])])
-        op.properties = {"operandSegmentSizes": DenseArrayAttr(i32, (len(ins), len(outs)))}
+        op.properties = _segments(len(ins), len(outs))
         return [self._same_sizes(o, r) for o, r in zip(outs, op.results)]
 
     def reduce_sum(self, src: Value, reduced: Sequence[int], acc_type: FloatType) -> Value:
@@ -358,6 +358,35 @@ def extend(b: Builder, x: Value, t: Type) -> Value:
 def add_extended(b: Builder, acc: Value, x: Value, t: Type) -> Value:
     """acc + x, with x extended to acc's type t first."""
     return b.value("arith.addf", [acc, extend(b, x, t)], t)
+
+
+# Attributes are immutable values: the lowerings make the same few many
+# times, so they are made once and shared (shared objects also keep their
+# hashes, which the verifier, cleanup and the printer's aliases look up).
+
+@functools.lru_cache(maxsize=4096)
+def _i64_array(values: tuple[int, ...]) -> DenseArrayAttr:
+    return DenseArrayAttr(i64, values)
+
+
+def _segments(*sizes: int) -> dict[str, Attribute]:
+    """The properties of an op with operand segments of these sizes."""
+    return {"operandSegmentSizes": _segment_sizes(sizes)}
+
+
+@functools.lru_cache(maxsize=256)
+def _segment_sizes(sizes: tuple[int, ...]) -> DenseArrayAttr:
+    return DenseArrayAttr(i32, sizes)
+
+
+@functools.lru_cache(maxsize=4096)
+def _maps_attr(maps: tuple[AffineMap, ...]) -> ArrayAttr:
+    return ArrayAttr(tuple(AffineMapAttr(m) for m in maps))
+
+
+@functools.lru_cache(maxsize=256)
+def _iterators_attr(iterators: tuple[str, ...]) -> ArrayAttr:
+    return ArrayAttr(tuple(StringAttr(i) for i in iterators))
 
 
 def _element(t: Type) -> Type:
