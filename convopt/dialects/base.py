@@ -55,7 +55,8 @@ def has_extra_properties(op: Operation) -> bool:
     `<{...}>`): convopt keeps the inherent attributes of the ops it models in
     the attribute dictionary, so its custom printers and verifiers do not
     know them."""
-    return bool(op.properties) and any(k != "operandSegmentSizes" for k in op.properties)  # type: ignore[union-attr]
+    props = op.properties
+    return bool(props) and (len(props) > 1 or "operandSegmentSizes" not in props)  # type: ignore[arg-type,operator]
 
 
 def segment_sizes(op: Operation) -> Optional[tuple[int, ...]]:

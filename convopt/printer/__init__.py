@@ -70,7 +70,8 @@ class Printer:
 
     def attr(self, a: Attribute) -> str:
         if isinstance(a, AffineMapAttr):
-            return self.aliases.get(a, str(a))
+            alias = self.aliases.get(a)
+            return alias if alias is not None else str(a)
         if isinstance(a, ArrayAttr):
             return "[" + ", ".join(self.attr(e) for e in a.elements) + "]"
         if isinstance(a, DictAttr):
@@ -131,17 +132,16 @@ class Printer:
 def collect_map_aliases(module: Operation) -> dict[AffineMapAttr, str]:
     """`#map`, `#map1`, ... for the affine maps of module, in order of first use."""
     aliases: dict[AffineMapAttr, str] = {}
+    seen: set[int] = set()  # ids of the arrays and dictionaries visited (lowered IR shares them)
 
     def visit(a: Attribute) -> None:
         if isinstance(a, AffineMapAttr):
             if a not in aliases:
                 aliases[a] = "#map" if not aliases else f"#map{len(aliases)}"
-        elif isinstance(a, ArrayAttr):
-            for e in a.elements:
+        elif isinstance(a, (ArrayAttr, DictAttr)) and id(a) not in seen:
+            seen.add(id(a))
+            for e in a.elements if isinstance(a, ArrayAttr) else (v for _, v in a.entries):
                 visit(e)
-        elif isinstance(a, DictAttr):
-            for _, v in a.entries:
-                visit(v)
 
     for op in module.walk():
         d = lookup(op.name)
