@@ -127,8 +127,10 @@ class OpDef:
             return False
         if (self.operands is not None and len(op.operands) != self.operands) or (self.results is not None and len(op.results) != self.results):
             return False
-        if any(a not in op.attributes for a in self.attrs):
-            return False
+        attributes = op.attributes
+        for a in self.attrs:
+            if a not in attributes:
+                return False
         if self.segments:
             sizes = segment_sizes(op)
             if sizes is None or len(sizes) != len(self.segments) or sum(sizes) != len(op.operands):

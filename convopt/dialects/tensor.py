@@ -28,12 +28,14 @@ def _static(values: object) -> list[int]:
 
 def _mixed_fits(static: object, dynamic: Sequence[Value]) -> bool:
     """A static array with one DYNAMIC_INDEX per dynamic value."""
-    return isinstance(static, DenseArrayAttr) and sum(1 for v in static.values if v == DYNAMIC_INDEX) == len(dynamic)
+    return isinstance(static, DenseArrayAttr) and static.values.count(DYNAMIC_INDEX) == len(dynamic)
 
 
 def _print_mixed(p: Printer, static: object, dynamic: Sequence[Value]) -> str:
     """`[0, %a, 4]`: static values with the dynamic ones in their places."""
     assert isinstance(static, DenseArrayAttr)
+    if not dynamic:
+        return "[" + ", ".join(map(str, static.values)) + "]"
     it = iter(dynamic)
     items = [p.value(next(it)) if v == DYNAMIC_INDEX else str(v) for v in static.values]
     return "[" + ", ".join(items) + "]"

@@ -63,17 +63,18 @@ class Printer:
         return self.names.value(v)
 
     def values(self, vs: Iterable[Value]) -> str:
-        return ", ".join(self.names.value(v) for v in vs)
+        value = self.names.value
+        return ", ".join([value(v) for v in vs])
 
     def types(self, ts: Iterable[Type]) -> str:
-        return ", ".join(str(t) for t in ts)
+        return ", ".join(map(str, ts))
 
     def attr(self, a: Attribute) -> str:
         if isinstance(a, AffineMapAttr):
             alias = self.aliases.get(a)
             return alias if alias is not None else str(a)
         if isinstance(a, ArrayAttr):
-            return "[" + ", ".join(self.attr(e) for e in a.elements) + "]"
+            return "[" + ", ".join([self.attr(e) for e in a.elements]) + "]"
         if isinstance(a, DictAttr):
             return self.attr_dict(dict(a.entries), leading_space=False)
         return str(a)
