@@ -145,6 +145,8 @@ class Emitter:
     def shape(self, t: Value) -> list[Ix]:
         ty = t.type
         assert isinstance(ty, RankedTensorType)
+        if None not in ty.shape:
+            return list(ty.shape)  # type: ignore[arg-type]
         return [self.dim(t, i) for i in range(ty.rank)]
 
     def refine(self, t: Value, sizes: Sequence[Optional[int]]) -> Value:
@@ -161,7 +163,7 @@ class Emitter:
 
     @staticmethod
     def tensor_type(shape: Sequence[Ix], element: Type) -> RankedTensorType:
-        return RankedTensorType(tuple(s if isinstance(s, int) else None for s in shape), element)
+        return _tensor_type(tuple([s if isinstance(s, int) else None for s in shape]), element)
 
     # -- tensor ops -------------------------------------------------------------------------
     def empty(self, shape: Sequence[Ix], element: Type) -> Value:
@@ -182,14 +184,18 @@ class Emitter:
         return DenseArrayAttr(i64, tuple(DYNAMIC_INDEX if isinstance(x, Value) else x for x in items)), dynamic
 
     def is_whole(self, t: Value, offsets: Sequence[Ix], sizes: Sequence[Ix], strides: Sequence[int]) -> bool:
-        shape = self.shape_no_emit(t)
-        return all(o == 0 and st == 1 and _same(s, d) for o, s, st, d in zip(offsets, sizes, strides, shape))
+        for o, s, st, d in zip(offsets, sizes, strides, self.shape_no_emit(t)):
+            if not (o == 0 and st == 1 and _same(s, d)):
+                return False
+        return True
 
     def shape_no_emit(self, t: Value) -> list[Optional[Ix]]:
         ty = t.type
         assert isinstance(ty, RankedTensorType)
         known = self._known(t)
-        return [d if d is not None else (known[i] if known is not None else None) for i, d in enumerate(ty.shape)]
+        if known is None:
+            return list(ty.shape)
+        return [d if d is not None else known[i] for i, d in enumerate(ty.shape)]
 
     def extract_slice(self, src: Value, offsets: Sequence[Ix], sizes: Sequence[Ix], strides: Sequence[int]) -> Value:
         if self.is_whole(src, offsets, sizes, strides):
@@ -363,6 +369,12 @@ def add_extended(b: Builder, acc: Value, x: Value, t: Type) -> Value:
 # Attributes are immutable values: the lowerings make the same few many
 # times, so they are made once and shared (shared objects also keep their
 # hashes, which the verifier, cleanup and the printer's aliases look up).
+
+@functools.lru_cache(maxsize=4096)
+def _tensor_type(shape: tuple[Optional[int], ...], element: Type) -> RankedTensorType:
+    """Shared tensor types keep their hash and printed text."""
+    return RankedTensorType(shape, element)
+
 
 @functools.lru_cache(maxsize=4096)
 def _i64_array(values: tuple[int, ...]) -> DenseArrayAttr:
