@@ -125,7 +125,8 @@ class OpDef:
         custom form can be printed (and read back to the same op)."""
         if self.print is None or has_extra_properties(op):
             return False
-        if (self.operands is not None and len(op.operands) != self.operands) or (self.results is not None and len(op.results) != self.results):
+        n_operands = len(op._operands)
+        if (self.operands is not None and n_operands != self.operands) or (self.results is not None and len(op.results) != self.results):
             return False
         attributes = op.attributes
         for a in self.attrs:
@@ -133,7 +134,7 @@ class OpDef:
                 return False
         if self.segments:
             sizes = segment_sizes(op)
-            if sizes is None or len(sizes) != len(self.segments) or sum(sizes) != len(op.operands):
+            if sizes is None or len(sizes) != len(self.segments) or sum(sizes) != n_operands:
                 return False
         return self.fits is None or self.fits(op)
 

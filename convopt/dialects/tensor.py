@@ -90,12 +90,15 @@ def _mixed_attrs(op: Operation) -> tuple[str, ...]:
 def _fits_mixed(op: Operation) -> bool:
     """Each static array matches its segment of dynamic operands."""
     names = _mixed_attrs(op)
-    return all(_mixed_fits(op.attributes[k], d) for k, d in zip(names, segments(op)[-len(names) :]))
+    for k, d in zip(names, segments(op)[-len(names) :]):
+        if not _mixed_fits(op.attributes[k], d):
+            return False
+    return True
 
 
 def _print_mixed_lists(p: Printer, op: Operation, sep: str) -> str:
     names = _mixed_attrs(op)
-    return sep.join(_print_mixed(p, op.attributes[k], d) for k, d in zip(names, segments(op)[-len(names) :]))
+    return sep.join([_print_mixed(p, op.attributes[k], d) for k, d in zip(names, segments(op)[-len(names) :])])
 
 
 def _print_extract_slice(p: Printer, op: Operation) -> str:

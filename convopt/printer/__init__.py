@@ -37,7 +37,19 @@ class Printer:
         self.debuginfo = debuginfo
         self.indent = 0
         self.names: NameState
-        self.aliases: dict[AffineMapAttr, str] = {}
+        self.aliases = {}
+
+    @property
+    def aliases(self) -> dict[AffineMapAttr, str]:
+        """The `#map` alias of each affine map printed as one."""
+        return self._aliases
+
+    @aliases.setter
+    def aliases(self, aliases: dict[AffineMapAttr, str]) -> None:
+        self._aliases = aliases
+        # id(array) -> (array, its text with these aliases): lowered IR shares
+        # its arrays (indexing maps, iterator types) among many ops
+        self._array_texts: dict[int, tuple[ArrayAttr, str]] = {}
 
     # -- entry points ----------------------------------------------------------------
     def start(self, module: Operation) -> None:
@@ -74,7 +86,12 @@ class Printer:
             alias = self.aliases.get(a)
             return alias if alias is not None else str(a)
         if isinstance(a, ArrayAttr):
-            return "[" + ", ".join([self.attr(e) for e in a.elements]) + "]"
+            known = self._array_texts.get(id(a))
+            if known is not None and known[0] is a:
+                return known[1]
+            text = "[" + ", ".join([self.attr(e) for e in a.elements]) + "]"
+            self._array_texts[id(a)] = (a, text)
+            return text
         if isinstance(a, DictAttr):
             return self.attr_dict(dict(a.entries), leading_space=False)
         return str(a)
