@@ -406,6 +406,11 @@ def _element(t: Type) -> Type:
 
 
 def _reassociation(groups: Sequence[Sequence[int]]) -> ArrayAttr:
+    return _reassociation_attr(tuple(tuple(g) for g in groups))
+
+
+@functools.lru_cache(maxsize=1024)
+def _reassociation_attr(groups: tuple[tuple[int, ...], ...]) -> ArrayAttr:
     return ArrayAttr(tuple(ArrayAttr(tuple(IntegerAttr(i, i64) for i in g)) for g in groups))
 
 
