@@ -8,7 +8,7 @@ generic form (`ops.py` decides which).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Optional
 
 from ..dialects import lookup
@@ -97,6 +97,8 @@ class Printer:
         return str(a)
 
     def attr_dict(self, attrs: dict[str, Attribute], elided: Iterable[str] = (), leading_space: bool = True) -> str:
+        if not attrs:
+            return "" if leading_space else "{}"
         skip = set(elided)
         parts = []
         for key, value in attrs.items():
@@ -144,7 +146,7 @@ class Printer:
     def op(self, op: Operation) -> str:
         text = print_op(self, op)
         prefix = self.names.result_list(op) + " = " if op.results else ""
-        return prefix + text + self.loc(op.loc, op.pos)
+        return prefix + text + self.loc(op.loc, op.pos) if self.debuginfo else prefix + text
 
 
 def collect_map_aliases(module: Operation) -> dict[AffineMapAttr, str]:
@@ -161,16 +163,30 @@ def collect_map_aliases(module: Operation) -> dict[AffineMapAttr, str]:
             for e in a.elements if isinstance(a, ArrayAttr) else (v for _, v in a.entries):
                 visit(e)
 
-    for op in module.walk():
+    for op in _preorder(module):
         d = lookup(op.name)
         if d is not None and d.inline_maps:
             continue
-        if op.properties:
-            for v in op.properties.values():
-                visit(v)
-        for v in op.attributes.values():
-            visit(v)
+        for attrs in (op.properties, op.attributes) if op.properties else (op.attributes,):
+            for v in attrs.values():
+                if isinstance(v, _MAP_HOLDERS):
+                    visit(v)
     return aliases
+
+
+_MAP_HOLDERS = (AffineMapAttr, ArrayAttr, DictAttr)
+
+
+def _preorder(root: Operation) -> Iterator[Operation]:
+    """root and the ops nested in it, in the order of Operation.walk (without
+    a generator per nesting level; the IR does not change while printing)."""
+    stack = [root]
+    while stack:
+        op = stack.pop()
+        yield op
+        for region in reversed(op.regions):
+            for block in reversed(region.blocks):
+                stack.extend(reversed(block.ops))
 
 
 def print_module(module: Operation, metadata: Sequence[str] = (), debuginfo: bool = False) -> str:
