@@ -184,8 +184,8 @@ class Emitter:
         return DenseArrayAttr(i64, tuple(DYNAMIC_INDEX if isinstance(x, Value) else x for x in items)), dynamic
 
     def is_whole(self, t: Value, offsets: Sequence[Ix], sizes: Sequence[Ix], strides: Sequence[int]) -> bool:
-        for o, s, st, d in zip(offsets, sizes, strides, self.shape_no_emit(t)):
-            if not (o == 0 and st == 1 and _same(s, d)):
+        for o, s, st, dim in zip(offsets, sizes, strides, self.shape_no_emit(t)):
+            if not (o == 0 and st == 1 and _same(s, dim)):
                 return False
         return True
 
