@@ -21,9 +21,9 @@ DYNAMIC_INDEX = -(2**63)
 """MLIR's ShapedType::kDynamic, used in static offset/size arrays."""
 
 
-def _static(values: object) -> list[int]:
+def _static(values: object) -> Sequence[int]:
     assert isinstance(values, DenseArrayAttr)
-    return list(values.values)
+    return values.values
 
 
 def _mixed_fits(static: object, dynamic: Sequence[Value]) -> bool:
@@ -141,15 +141,16 @@ def _slice_shape(op: Operation, source: RankedTensorType, result: RankedTensorTy
     offsets = _static(op.attributes.get("static_offsets"))
     sizes = _static(op.attributes.get("static_sizes"))
     strides = _static(op.attributes.get("static_strides"))
-    if not (len(offsets) == len(sizes) == len(strides) == source.rank):
-        raise fail(op, f"expected {source.rank} offset, size and stride values")
-    if result.rank != source.rank:
+    rank = len(source.shape)
+    if not (len(offsets) == len(sizes) == len(strides) == rank):
+        raise fail(op, f"expected {rank} offset, size and stride values")
+    if len(result.shape) != rank:
         raise fail(op, "rank-reducing slices are not supported by convopt")
-    for i, (o, sz, st, dim) in enumerate(zip(offsets, sizes, strides, source.shape)):
-        rdim = result.shape[i]
+    for i, (o, sz, st, dim, rdim) in enumerate(zip(offsets, sizes, strides, source.shape, result.shape)):
         if sz != DYNAMIC_INDEX and rdim is not None and sz != rdim:
             raise fail(op, f"expected type to be '{RankedTensorType(tuple(None if s == DYNAMIC_INDEX else s for s in sizes), result.element_type)}' or a rank-reduced version. (size mismatch)")
-        if DYNAMIC_INDEX not in (o, sz, st) and dim is not None and sz > 0 and o + (sz - 1) * st >= dim:
+        # sz > 0 excludes a dynamic size (DYNAMIC_INDEX is negative)
+        if dim is not None and sz > 0 and o != DYNAMIC_INDEX and st != DYNAMIC_INDEX and o + (sz - 1) * st >= dim:
             raise fail(op, f"slice along dimension {i} runs out of bounds: offset {o}, size {sz}, stride {st} in a dimension of size {dim}")
 
 
