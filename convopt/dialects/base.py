@@ -55,7 +55,8 @@ def has_extra_properties(op: Operation) -> bool:
     `<{...}>`): convopt keeps the inherent attributes of the ops it models in
     the attribute dictionary, so its custom printers and verifiers do not
     know them."""
-    return bool(op.properties) and any(k != "operandSegmentSizes" for k in op.properties)  # type: ignore[union-attr]
+    props = op.properties
+    return bool(props) and (len(props) > 1 or "operandSegmentSizes" not in props)  # type: ignore[arg-type,operator]
 
 
 def segment_sizes(op: Operation) -> Optional[tuple[int, ...]]:
@@ -124,13 +125,16 @@ class OpDef:
         custom form can be printed (and read back to the same op)."""
         if self.print is None or has_extra_properties(op):
             return False
-        if (self.operands is not None and len(op.operands) != self.operands) or (self.results is not None and len(op.results) != self.results):
+        n_operands = len(op._operands)
+        if (self.operands is not None and n_operands != self.operands) or (self.results is not None and len(op.results) != self.results):
             return False
-        if any(a not in op.attributes for a in self.attrs):
-            return False
+        attributes = op.attributes
+        for a in self.attrs:
+            if a not in attributes:
+                return False
         if self.segments:
             sizes = segment_sizes(op)
-            if sizes is None or len(sizes) != len(self.segments) or sum(sizes) != len(op.operands):
+            if sizes is None or len(sizes) != len(self.segments) or sum(sizes) != n_operands:
                 return False
         return self.fits is None or self.fits(op)
 

@@ -36,11 +36,8 @@ def is_structured(op: Operation) -> bool:
 # --- the structured form ----------------------------------------------------------------------
 
 def _fits_structured(op: Operation) -> bool:
-    if not is_structured(op):
-        return False
-    sizes = segment_sizes(op)
-    if sizes is None or len(sizes) != 2 or sum(sizes) != len(op.operands):
-        return False
+    """The attributes written after outs(...) are integer lists (the two
+    segments are checked by OpDef.fits_custom_form)."""
     for name in TRAILING_ATTRS.get(op.name, ()):
         value = op.attributes.get(name)
         if value is not None and not isinstance(value, DenseArrayAttr):

@@ -21,19 +21,21 @@ DYNAMIC_INDEX = -(2**63)
 """MLIR's ShapedType::kDynamic, used in static offset/size arrays."""
 
 
-def _static(values: object) -> list[int]:
+def _static(values: object) -> Sequence[int]:
     assert isinstance(values, DenseArrayAttr)
-    return list(values.values)
+    return values.values
 
 
 def _mixed_fits(static: object, dynamic: Sequence[Value]) -> bool:
     """A static array with one DYNAMIC_INDEX per dynamic value."""
-    return isinstance(static, DenseArrayAttr) and sum(1 for v in static.values if v == DYNAMIC_INDEX) == len(dynamic)
+    return isinstance(static, DenseArrayAttr) and static.values.count(DYNAMIC_INDEX) == len(dynamic)
 
 
 def _print_mixed(p: Printer, static: object, dynamic: Sequence[Value]) -> str:
     """`[0, %a, 4]`: static values with the dynamic ones in their places."""
     assert isinstance(static, DenseArrayAttr)
+    if not dynamic:
+        return "[" + ", ".join(map(str, static.values)) + "]"
     it = iter(dynamic)
     items = [p.value(next(it)) if v == DYNAMIC_INDEX else str(v) for v in static.values]
     return "[" + ", ".join(items) + "]"
@@ -88,12 +90,15 @@ def _mixed_attrs(op: Operation) -> tuple[str, ...]:
 def _fits_mixed(op: Operation) -> bool:
     """Each static array matches its segment of dynamic operands."""
     names = _mixed_attrs(op)
-    return all(_mixed_fits(op.attributes[k], d) for k, d in zip(names, segments(op)[-len(names) :]))
+    for k, d in zip(names, segments(op)[-len(names) :]):
+        if not _mixed_fits(op.attributes[k], d):
+            return False
+    return True
 
 
 def _print_mixed_lists(p: Printer, op: Operation, sep: str) -> str:
     names = _mixed_attrs(op)
-    return sep.join(_print_mixed(p, op.attributes[k], d) for k, d in zip(names, segments(op)[-len(names) :]))
+    return sep.join([_print_mixed(p, op.attributes[k], d) for k, d in zip(names, segments(op)[-len(names) :])])
 
 
 def _print_extract_slice(p: Printer, op: Operation) -> str:
@@ -136,19 +141,20 @@ def _slice_shape(op: Operation, source: RankedTensorType, result: RankedTensorTy
     offsets = _static(op.attributes.get("static_offsets"))
     sizes = _static(op.attributes.get("static_sizes"))
     strides = _static(op.attributes.get("static_strides"))
-    if not (len(offsets) == len(sizes) == len(strides) == source.rank):
-        raise fail(op, f"expected {source.rank} offset, size and stride values")
-    if result.rank != source.rank:
+    rank = len(source.shape)
+    if not (len(offsets) == len(sizes) == len(strides) == rank):
+        raise fail(op, f"expected {rank} offset, size and stride values")
+    if len(result.shape) != rank:
         raise fail(op, "rank-reducing slices are not supported by convopt")
-    for what, values in (("offsets", offsets), ("sizes", sizes)):  # (MLIR allows any stride)
-        bad = [v for v in values if v != DYNAMIC_INDEX and v < 0]
-        if bad:
-            raise fail(op, f"expected {what} to be non-negative, but got {bad[0]}")
-    for i, (o, sz, st, dim) in enumerate(zip(offsets, sizes, strides, source.shape)):
-        rdim = result.shape[i]
+    for i, (o, sz, st, dim, rdim) in enumerate(zip(offsets, sizes, strides, source.shape, result.shape)):
+        if o < 0 and o != DYNAMIC_INDEX:  # (MLIR allows any stride)
+            raise fail(op, f"expected offsets to be non-negative, but got {o}")
+        if sz < 0 and sz != DYNAMIC_INDEX:
+            raise fail(op, f"expected sizes to be non-negative, but got {sz}")
         if sz != DYNAMIC_INDEX and rdim is not None and sz != rdim:
             raise fail(op, f"expected type to be '{RankedTensorType(tuple(None if s == DYNAMIC_INDEX else s for s in sizes), result.element_type)}' or a rank-reduced version. (size mismatch)")
-        if DYNAMIC_INDEX not in (o, sz, st) and dim is not None and sz > 0 and o + (sz - 1) * st >= dim:
+        # sz > 0 excludes a dynamic size (DYNAMIC_INDEX is negative)
+        if dim is not None and sz > 0 and o != DYNAMIC_INDEX and st != DYNAMIC_INDEX and o + (sz - 1) * st >= dim:
             raise fail(op, f"slice along dimension {i} runs out of bounds: offset {o}, size {sz}, stride {st} in a dimension of size {dim}")
 
 

@@ -9,6 +9,7 @@ created once per function, at the top of its entry block.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Optional, Union
 
@@ -144,6 +145,8 @@ class Emitter:
     def shape(self, t: Value) -> list[Ix]:
         ty = t.type
         assert isinstance(ty, RankedTensorType)
+        if None not in ty.shape:
+            return list(ty.shape)  # type: ignore[arg-type]
         return [self.dim(t, i) for i in range(ty.rank)]
 
     def refine(self, t: Value, sizes: Sequence[Optional[int]]) -> Value:
@@ -160,7 +163,7 @@ class Emitter:
 
     @staticmethod
     def tensor_type(shape: Sequence[Ix], element: Type) -> RankedTensorType:
-        return RankedTensorType(tuple(s if isinstance(s, int) else None for s in shape), element)
+        return _tensor_type(tuple([s if isinstance(s, int) else None for s in shape]), element)
 
     # -- tensor ops -------------------------------------------------------------------------
     def empty(self, shape: Sequence[Ix], element: Type) -> Value:
@@ -175,18 +178,24 @@ class Emitter:
 
     @staticmethod
     def _mixed(items: Sequence[Ix]) -> tuple[DenseArrayAttr, list[Value]]:
-        static_ = tuple(DYNAMIC_INDEX if isinstance(x, Value) else x for x in items)
-        return DenseArrayAttr(i64, static_), [x for x in items if isinstance(x, Value)]
+        dynamic = [x for x in items if isinstance(x, Value)]
+        if not dynamic:
+            return _i64_array(tuple(items)), dynamic
+        return DenseArrayAttr(i64, tuple(DYNAMIC_INDEX if isinstance(x, Value) else x for x in items)), dynamic
 
     def is_whole(self, t: Value, offsets: Sequence[Ix], sizes: Sequence[Ix], strides: Sequence[int]) -> bool:
-        shape = self.shape_no_emit(t)
-        return all(o == 0 and st == 1 and _same(s, d) for o, s, st, d in zip(offsets, sizes, strides, shape))
+        for o, s, st, dim in zip(offsets, sizes, strides, self.shape_no_emit(t)):
+            if not (o == 0 and st == 1 and _same(s, dim)):
+                return False
+        return True
 
     def shape_no_emit(self, t: Value) -> list[Optional[Ix]]:
         ty = t.type
         assert isinstance(ty, RankedTensorType)
         known = self._known(t)
-        return [d if d is not None else (known[i] if known is not None else None) for i, d in enumerate(ty.shape)]
+        if known is None:
+            return list(ty.shape)
+        return [d if d is not None else known[i] for i, d in enumerate(ty.shape)]
 
     def extract_slice(self, src: Value, offsets: Sequence[Ix], sizes: Sequence[Ix], strides: Sequence[int]) -> Value:
         if self.is_whole(src, offsets, sizes, strides):
@@ -195,7 +204,7 @@ class Emitter:
         assert isinstance(ty, RankedTensorType)
         attrs, dynamic = self._slice_attrs(offsets, sizes, strides)
         op = self.b.create("tensor.extract_slice", [src, *dynamic[0], *dynamic[1], *dynamic[2]], [self.tensor_type(sizes, ty.element_type)], attrs)
-        op.properties = {"operandSegmentSizes": DenseArrayAttr(i32, (1, len(dynamic[0]), len(dynamic[1]), len(dynamic[2])))}
+        op.properties = _segments(1, len(dynamic[0]), len(dynamic[1]), len(dynamic[2]))
         return self.remember(op.results[0], sizes)
 
     def insert_slice(self, src: Value, dest: Value, offsets: Sequence[Ix], sizes: Sequence[Ix], strides: Sequence[int]) -> Value:
@@ -203,7 +212,7 @@ class Emitter:
             return src
         attrs, dynamic = self._slice_attrs(offsets, sizes, strides)
         op = self.b.create("tensor.insert_slice", [src, dest, *dynamic[0], *dynamic[1], *dynamic[2]], [dest.type], attrs)
-        op.properties = {"operandSegmentSizes": DenseArrayAttr(i32, (1, 1, len(dynamic[0]), len(dynamic[1]), len(dynamic[2])))}
+        op.properties = _segments(1, 1, len(dynamic[0]), len(dynamic[1]), len(dynamic[2]))
         return self._same_sizes(dest, op.results[0])
 
     def _slice_attrs(self, offsets: Sequence[Ix], sizes: Sequence[Ix], strides: Sequence[int]) -> tuple[dict[str, Attribute], list[list[Value]]]:
@@ -224,7 +233,7 @@ class Emitter:
         body = Block([index] * ty.rank)
         Builder(body).create("tensor.yield", [self.float(0.0, ty.element_type)])
         op = self.b.create("tensor.pad", [src, *lo_dyn, *hi_dyn], [self.tensor_type(shape, ty.element_type)], {"static_low": lo_attr, "static_high": hi_attr}, [Region([body])])
-        op.properties = {"operandSegmentSizes": DenseArrayAttr(i32, (1, len(lo_dyn), len(hi_dyn)))}
+        op.properties = _segments(1, len(lo_dyn), len(hi_dyn))
         return self.remember(op.results[0], shape)
 
     def expand(self, src: Value, groups: Sequence[Sequence[int]], shape: Sequence[Ix]) -> Value:
@@ -258,7 +267,7 @@ class Emitter:
     def structured(self, name: str, ins: Sequence[Value], outs: Sequence[Value], attributes: Optional[dict[str, Attribute]] = None) -> list[Value]:
         """A linalg named op (fill, matmul, conv_*, transpose, ...)."""
         op = self.b.create(name, [*ins, *outs], [v.type for v in outs], attributes or {})
-        op.properties = {"operandSegmentSizes": DenseArrayAttr(i32, (len(ins), len(outs)))}
+        op.properties = _segments(len(ins), len(outs))
         return [self._same_sizes(o, r) for o, r in zip(outs, op.results)]
 
     def generic(
@@ -273,12 +282,9 @@ class Emitter:
         block = Block([_element(v.type) for v in [*ins, *outs]])
         inner = Builder(block, pos=self.b.pos, loc=self.b.loc)
         inner.create("linalg.yield", body(inner, list(block.args)))
-        attrs = {
-            "indexing_maps": ArrayAttr(tuple(AffineMapAttr(m) for m in maps)),
-            "iterator_types": ArrayAttr(tuple(StringAttr(i) for i in iterators)),
-        }
+        attrs = {"indexing_maps": _maps_attr(tuple(maps)), "iterator_types": _iterators_attr(tuple(iterators))}
         op = self.b.create("linalg.generic", [*ins, *outs], [v.type for v in outs], attrs, [Region([block])])
-        op.properties = {"operandSegmentSizes": DenseArrayAttr(i32, (len(ins), len(outs)))}
+        op.properties = _segments(len(ins), len(outs))
         return [self._same_sizes(o, r) for o, r in zip(outs, op.results)]
 
     def reduce_sum(self, src: Value, reduced: Sequence[int], acc_type: FloatType) -> Value:
@@ -360,11 +366,51 @@ def add_extended(b: Builder, acc: Value, x: Value, t: Type) -> Value:
     return b.value("arith.addf", [acc, extend(b, x, t)], t)
 
 
+# Attributes are immutable values: the lowerings make the same few many
+# times, so they are made once and shared (shared objects also keep their
+# hashes, which the verifier, cleanup and the printer's aliases look up).
+
+@functools.lru_cache(maxsize=4096)
+def _tensor_type(shape: tuple[Optional[int], ...], element: Type) -> RankedTensorType:
+    """Shared tensor types keep their hash and printed text."""
+    return RankedTensorType(shape, element)
+
+
+@functools.lru_cache(maxsize=4096)
+def _i64_array(values: tuple[int, ...]) -> DenseArrayAttr:
+    return DenseArrayAttr(i64, values)
+
+
+def _segments(*sizes: int) -> dict[str, Attribute]:
+    """The properties of an op with operand segments of these sizes."""
+    return {"operandSegmentSizes": _segment_sizes(sizes)}
+
+
+@functools.lru_cache(maxsize=256)
+def _segment_sizes(sizes: tuple[int, ...]) -> DenseArrayAttr:
+    return DenseArrayAttr(i32, sizes)
+
+
+@functools.lru_cache(maxsize=4096)
+def _maps_attr(maps: tuple[AffineMap, ...]) -> ArrayAttr:
+    return ArrayAttr(tuple(AffineMapAttr(m) for m in maps))
+
+
+@functools.lru_cache(maxsize=256)
+def _iterators_attr(iterators: tuple[str, ...]) -> ArrayAttr:
+    return ArrayAttr(tuple(StringAttr(i) for i in iterators))
+
+
 def _element(t: Type) -> Type:
     return t.element_type if isinstance(t, RankedTensorType) else t
 
 
 def _reassociation(groups: Sequence[Sequence[int]]) -> ArrayAttr:
+    return _reassociation_attr(tuple(tuple(g) for g in groups))
+
+
+@functools.lru_cache(maxsize=1024)
+def _reassociation_attr(groups: tuple[tuple[int, ...], ...]) -> ArrayAttr:
     return ArrayAttr(tuple(ArrayAttr(tuple(IntegerAttr(i, i64) for i in g)) for g in groups))
 
 

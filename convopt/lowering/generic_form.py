@@ -10,6 +10,8 @@ along each spatial dim (relation.Access), the output at o:
 
 from __future__ import annotations
 
+import functools
+
 from ..ir.affine import AffineConst, AffineExpr, AffineMap, d
 from ..ir.builder import Builder
 from ..ir.core import Value
@@ -25,26 +27,40 @@ def multiply_add(b: Builder, x: Value, y: Value, acc: Value, acc_type: Type) -> 
     return b.value("arith.addf", [acc, product], acc_type)
 
 
-def tile_maps(plan: KernelPlan, tile: Tile) -> tuple[list[AffineMap], list[str]]:
+def tile_maps(plan: KernelPlan, tile: Tile) -> tuple[tuple[AffineMap, ...], tuple[str, ...]]:
     """The indexing maps (two inputs, output) and iterator types of a tile.
     A spatial reduction of extent 1 (a single tap) needs no loop."""
-    nd, base = plan.nd, len(plan.par) + plan.nd + len(plan.red)
+    layout = (
+        len(plan.par), plan.nd, len(plan.red),
+        tuple(tuple(plan.loop(x) for x in roles) for roles in plan.in_roles[:2]), tuple(plan.loop(x) for x in plan.out_roles),
+    )
+    accesses = tuple((p.red != 1, tuple((a.c_out, a.c_red, a.const) for a in p.ins)) for p in tile.combo)
+    return _tile_maps(layout, accesses)
+
+
+@functools.lru_cache(maxsize=4096)
+def _tile_maps(layout: tuple, accesses: tuple) -> tuple[tuple[AffineMap, ...], tuple[str, ...]]:
+    """tile_maps of the loop layout (parallel, spatial and reduction role
+    counts, the loops of the inputs' and the output's roles) and of each
+    piece's (reduces, ((c_out, c_red, const) per input)): once per distinct
+    tile shape, the same map objects each time (their hashes are kept)."""
+    n_par, nd, n_red, in_loops, out_loops = layout
+    base = n_par + nd + n_red
     red_loops: dict[int, AffineExpr] = {}
-    for i, p in enumerate(tile.combo):
-        if p.red != 1:
+    for i, (reduces, _) in enumerate(accesses):
+        if reduces:
             red_loops[i] = d(base + len(red_loops))
     n_loops = base + len(red_loops)
-    iterators = ["parallel"] * (len(plan.par) + nd) + ["reduction"] * (len(plan.red) + len(red_loops))
+    iterators = ("parallel",) * (n_par + nd) + ("reduction",) * (n_red + len(red_loops))
     maps = []
     for j in range(2):
-        exprs: list[AffineExpr] = [d(plan.loop(x)) for x in plan.in_roles[j]]
-        for i, p in enumerate(tile.combo):
-            a = p.ins[j]
-            exprs.append(d(plan.out_loop(i)) * a.c_out + red_loops.get(i, AffineConst(0)) * a.c_red + a.const)
+        exprs: list[AffineExpr] = [d(x) for x in in_loops[j]]
+        for i, (_, ins) in enumerate(accesses):
+            c_out, c_red, const = ins[j]
+            exprs.append(d(n_par + i) * c_out + red_loops.get(i, AffineConst(0)) * c_red + const)
         maps.append(AffineMap.from_exprs(n_loops, exprs))
-    out_exprs = [d(plan.loop(x)) for x in plan.out_roles] + [d(plan.out_loop(i)) for i in range(nd)]
-    maps.append(AffineMap.from_exprs(n_loops, out_exprs))
-    return maps, iterators
+    maps.append(AffineMap.from_exprs(n_loops, [d(x) for x in out_loops] + [d(n_par + i) for i in range(nd)]))
+    return tuple(maps), iterators
 
 
 def generic_tile(em: Emitter, req: KernelRequest, plan: KernelPlan, tile: Tile, stats: KernelStats) -> Value:

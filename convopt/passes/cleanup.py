@@ -20,12 +20,19 @@ from . import Pass, PassContext
 def erase_dead(block: Block) -> None:
     """Erase unused pure ops, users before their operands (one reverse sweep
     per block; nested regions first)."""
-    for op in reversed(list(block.ops)):
+    for op in reversed(block.ops[:]):
         for region in op.regions:
             for nested in region.blocks:
                 erase_dead(nested)
-        if is_pure(op.name) and not any(r.uses for r in op.results):
+        if not _used(op) and is_pure(op.name):
             op.erase()
+
+
+def _used(op: Operation) -> bool:
+    for r in op.results:
+        if r.uses:
+            return True
+    return False
 
 
 def share_equal_ops(block: Block) -> None:
@@ -34,12 +41,13 @@ def share_equal_ops(block: Block) -> None:
     for op in list(block.ops):
         if op.regions or not op.results or not is_pure(op.name) or op.name.startswith("torch"):
             continue  # torch ops are the user's: left as written
+        props = op.properties
         key = (
             op.name,
-            tuple(id(v) for v in op.operands),
+            tuple(map(id, op._operands)),
             tuple(op.attributes.items()),
-            tuple(sorted((op.properties or {}).items())),
-            tuple(r.type for r in op.results),
+            tuple(sorted(props.items())) if props else (),
+            tuple([r.type for r in op.results]),
         )
         try:
             first = seen.get(key)

@@ -8,7 +8,7 @@ generic form (`ops.py` decides which).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Optional
 
 from ..dialects import lookup
@@ -37,7 +37,19 @@ class Printer:
         self.debuginfo = debuginfo
         self.indent = 0
         self.names: NameState
-        self.aliases: dict[AffineMapAttr, str] = {}
+        self.aliases = {}
+
+    @property
+    def aliases(self) -> dict[AffineMapAttr, str]:
+        """The `#map` alias of each affine map printed as one."""
+        return self._aliases
+
+    @aliases.setter
+    def aliases(self, aliases: dict[AffineMapAttr, str]) -> None:
+        self._aliases = aliases
+        # id(array) -> (array, its text with these aliases): lowered IR shares
+        # its arrays (indexing maps, iterator types) among many ops
+        self._array_texts: dict[int, tuple[ArrayAttr, str]] = {}
 
     # -- entry points ----------------------------------------------------------------
     def start(self, module: Operation) -> None:
@@ -63,21 +75,30 @@ class Printer:
         return self.names.value(v)
 
     def values(self, vs: Iterable[Value]) -> str:
-        return ", ".join(self.names.value(v) for v in vs)
+        value = self.names.value
+        return ", ".join([value(v) for v in vs])
 
     def types(self, ts: Iterable[Type]) -> str:
-        return ", ".join(str(t) for t in ts)
+        return ", ".join(map(str, ts))
 
     def attr(self, a: Attribute) -> str:
         if isinstance(a, AffineMapAttr):
-            return self.aliases.get(a, str(a))
+            alias = self.aliases.get(a)
+            return alias if alias is not None else str(a)
         if isinstance(a, ArrayAttr):
-            return "[" + ", ".join(self.attr(e) for e in a.elements) + "]"
+            known = self._array_texts.get(id(a))
+            if known is not None and known[0] is a:
+                return known[1]
+            text = "[" + ", ".join([self.attr(e) for e in a.elements]) + "]"
+            self._array_texts[id(a)] = (a, text)
+            return text
         if isinstance(a, DictAttr):
             return self.attr_dict(dict(a.entries), leading_space=False)
         return str(a)
 
     def attr_dict(self, attrs: dict[str, Attribute], elided: Iterable[str] = (), leading_space: bool = True) -> str:
+        if not attrs:
+            return "" if leading_space else "{}"
         skip = set(elided)
         parts = []
         for key, value in attrs.items():
@@ -125,34 +146,47 @@ class Printer:
     def op(self, op: Operation) -> str:
         text = print_op(self, op)
         prefix = self.names.result_list(op) + " = " if op.results else ""
-        return prefix + text + self.loc(op.loc, op.pos)
+        return prefix + text + self.loc(op.loc, op.pos) if self.debuginfo else prefix + text
 
 
 def collect_map_aliases(module: Operation) -> dict[AffineMapAttr, str]:
     """`#map`, `#map1`, ... for the affine maps of module, in order of first use."""
     aliases: dict[AffineMapAttr, str] = {}
+    seen: set[int] = set()  # ids of the arrays and dictionaries visited (lowered IR shares them)
 
     def visit(a: Attribute) -> None:
         if isinstance(a, AffineMapAttr):
             if a not in aliases:
                 aliases[a] = "#map" if not aliases else f"#map{len(aliases)}"
-        elif isinstance(a, ArrayAttr):
-            for e in a.elements:
+        elif isinstance(a, (ArrayAttr, DictAttr)) and id(a) not in seen:
+            seen.add(id(a))
+            for e in a.elements if isinstance(a, ArrayAttr) else (v for _, v in a.entries):
                 visit(e)
-        elif isinstance(a, DictAttr):
-            for _, v in a.entries:
-                visit(v)
 
-    for op in module.walk():
+    for op in _preorder(module):
         d = lookup(op.name)
         if d is not None and d.inline_maps:
             continue
-        if op.properties:
-            for v in op.properties.values():
-                visit(v)
-        for v in op.attributes.values():
-            visit(v)
+        for attrs in (op.properties, op.attributes) if op.properties else (op.attributes,):
+            for v in attrs.values():
+                if isinstance(v, _MAP_HOLDERS):
+                    visit(v)
     return aliases
+
+
+_MAP_HOLDERS = (AffineMapAttr, ArrayAttr, DictAttr)
+
+
+def _preorder(root: Operation) -> Iterator[Operation]:
+    """root and the ops nested in it, in the order of Operation.walk (without
+    a generator per nesting level; the IR does not change while printing)."""
+    stack = [root]
+    while stack:
+        op = stack.pop()
+        yield op
+        for region in reversed(op.regions):
+            for block in reversed(region.blocks):
+                stack.extend(reversed(block.ops))
 
 
 def print_module(module: Operation, metadata: Sequence[str] = (), debuginfo: bool = False) -> str:

@@ -138,18 +138,18 @@ class NameState:
     # -- queries -------------------------------------------------------------------------
     def value(self, v: Value) -> str:
         op = v.owner
-        index = getattr(v, "index", 0)
         if op is not None and len(op.results) > 1 and id(op) not in self.groups:
-            head = op.results[0]
-            return self._name(head) + f"#{index}"
+            return self._name(op.results[0]) + f"#{v.index}"  # type: ignore[attr-defined]
         return self._name(v)
 
     def _name(self, v: Value) -> str:
         key = id(v)
-        if key in self.names:
-            return "%" + self.names[key]
-        if key in self.ids:
-            return f"%{self.ids[key]}"
+        name = self.names.get(key)
+        if name is not None:
+            return "%" + name
+        number = self.ids.get(key)
+        if number is not None:
+            return f"%{number}"
         return "%<<UNKNOWN SSA VALUE>>"
 
     def result_list(self, op: Operation) -> str:
