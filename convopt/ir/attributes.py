@@ -160,6 +160,9 @@ class DenseArrayAttr(Attribute):
     element_type: Type
     values: tuple
 
+    def __hash__(self) -> int:
+        return _cached_hash(self, (self.element_type, self.values))
+
     def __str__(self) -> str:
         if not self.values:
             return f"array<{self.element_type}>"

@@ -255,10 +255,10 @@ class Block:
         return op
 
     def index_of(self, op: Operation) -> int:
-        for i, o in enumerate(self.ops):
-            if o is op:
-                return i
-        raise IRError(f"'{op.name}' is not in this block")
+        try:  # by identity: Operation has no __eq__ (list.index's C loop)
+            return self.ops.index(op)
+        except ValueError:
+            raise IRError(f"'{op.name}' is not in this block") from None
 
     def remove(self, op: Operation) -> None:
         del self.ops[self.index_of(op)]
