@@ -92,9 +92,10 @@ def normalize_argv(argv: list[str]) -> list[str]:
 @click.option(
     "--threads",
     type=click.IntRange(min=0),
-    default=None,
+    default=1,
+    show_default=True,
     metavar="N",
-    help="Process the functions of a large module one by one in N worker processes (0: one per CPU; 1: in this process, which bounds memory); the output is the same bytes.",
+    help="Process the functions of a large module one by one in N worker processes (0: one per CPU; 1: in this process, which bounds memory); the output is the same bytes as processing the module as a whole.",
 )
 @click.option("--verify-each", is_flag=True, help="Verify all of the IR after every pass (default: what each pass changed, and all of it at the end).")
 @click.version_option(__version__, "--version", prog_name="convopt")

@@ -312,13 +312,37 @@ def _many_functions(tmp_path, count: int = 12):
     return path
 
 
+def _whole_module(path, decomposed: bool = False) -> bytes:
+    """The output of processing the module as a whole (driver Options threads=None)."""
+    from convopt.driver import Options, run_text
+    from convopt.pipelines import default_pipeline
+
+    pipeline = default_pipeline(True, False, None, "" if decomposed else None, False, None)
+    return run_text(path.read_text(), Options(pipeline=pipeline, threads=None), str(path)).encode()
+
+
 @pytest.mark.parametrize("threads", ["1", "2", "0"])
 def test_threads_give_the_same_bytes(tmp_path, threads):
     path = _many_functions(tmp_path)
-    serial = ok(convopt("--lower-conv-bwd", str(path)))
+    serial = _whole_module(path)
     assert b"func.func @f11" in serial and b"convolution_backward" not in serial
     assert ok(convopt("--lower-conv-bwd", "--threads", threads, str(path))) == serial
-    assert ok(convopt("-lower-conv-bwd", f"-threads={threads}", "--backend-legal-ops=", str(path))) == ok(convopt("--lower-conv-bwd", "--backend-legal-ops=", str(path)))
+    assert ok(convopt("-lower-conv-bwd", f"-threads={threads}", "--backend-legal-ops=", str(path))) == _whole_module(path, decomposed=True)
+
+
+def test_one_function_at_a_time_is_the_default(tmp_path, monkeypatch):
+    """Without --threads the functions of a large module go one by one in this process."""
+    import convopt.parallel as parallel
+
+    seen = []
+    real = parallel.run_parallel
+    monkeypatch.setattr(parallel, "run_parallel", lambda *a, **k: seen.append(a[2]) or real(*a, **k))
+    from convopt.driver import Options, run_text
+    from convopt.pipelines import default_pipeline
+
+    path = _many_functions(tmp_path)
+    out = run_text(path.read_text(), Options(pipeline=default_pipeline(True, False, None, None, False, None)), str(path))
+    assert seen == [1] and out.encode() == _whole_module(path)
 
 
 def test_threads_fall_back_on_a_diagnostic(tmp_path):
@@ -326,7 +350,7 @@ def test_threads_fall_back_on_a_diagnostic(tmp_path):
     diagnostic is the serial one."""
     path = _many_functions(tmp_path)
     path.write_text(path.read_text().replace("torch.constant.int 2\n", "torch.constant.int 0\n", 1))
-    serial = convopt("--lower-conv-bwd", str(path))
+    serial = convopt("--lower-conv-bwd", "--verify-each", str(path))  # --verify-each: the whole module
     threaded = convopt("--lower-conv-bwd", "--threads", "2", str(path))
     assert serial.returncode == threaded.returncode == 1
     assert threaded.stderr == serial.stderr and b"error:" in serial.stderr
