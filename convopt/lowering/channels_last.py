@@ -35,7 +35,9 @@ from ..ir.attributes import Attribute, DenseArrayAttr
 from ..ir.core import Value
 from ..ir.types import FloatType, i64, ranked
 from .emit import Emitter, Ix
+from .matmul_forms import batched_matmul, matmul_macs
 from .named import ints_attr
+from .packed import mmt4d_plan
 from .relation import Kind, Rel
 from .request import KernelRequest, KernelStats
 from .roles import to_roles
@@ -89,6 +91,31 @@ def channels_last_fits(em: Emitter, kind: Kind, roles: dict[str, Ix], rels: Sequ
         executed *= (r.Nb if kind == Kind.SCATTER else r.Ns) * r.k  # type: ignore[operator]
         flip *= r.k
     return fits and executed > 0 and useful >= MIN_EFFICIENCY * executed and (kind != Kind.SCATTER or flip <= MAX_FLIP_FRACTION * useful * n)  # type: ignore[operator]
+
+
+SCATTER_MATMUL_TYPES = ("bf16",)
+"""Element types whose dense stride-1 scatter is emitted as im2col of the
+padded grad_output and one packed matmul (`_scatter_im2col`) rather than
+`conv_2d_nhwc_hwcf`: IREE's bf16 convolution runs at ~1/3 of its bf16 mmt4d
+microkernels.  bf16 grad_input 1.2-1.8x faster (resnet-3x3-s1,
+resnet50-3x3-64, deeplab-dilated); f32 1.5-2.4x slower (its convolution
+codegen is as fast as its matmul), so f32 keeps the named convolution."""
+
+
+def scatter_as_matmul(em: Emitter, a: Value, req: KernelRequest) -> bool:
+    """The dense scatter takes _scatter_im2col: element type listed and the
+    matmul [Cb, Ca*K...] x [Ca*K..., N*Nb...] packed by `--matmul-tiles`
+    (never with the default `none`: without the mmt4d microkernels the
+    named convolution is the faster form)."""
+    element = str(ranked(a.type).element_type)
+    if element not in SCATTER_MATMUL_TYPES:
+        return False
+    ca, cb, n = req.roles["ca"], req.roles["cb"], req.roles["n"]
+    rows, positions = ca, n
+    for r in req.rels:
+        rows *= r.K  # type: ignore[operator]
+        positions *= r.Nb  # type: ignore[operator]
+    return mmt4d_plan(cb, positions, rows, element, req.tiles) is not None
 
 
 def transpose(em: Emitter, v: Value, perm: Sequence[int]) -> Value:
@@ -145,6 +172,8 @@ def emit_channels_last_kernel(em: Emitter, req: KernelRequest, stats: KernelStat
     if req.kind == Kind.WEIGHT:
         return _weight(em, ins[0], ins[1], req, stats)
     nd, has_n = len(req.rels), req.roles["n"] != 1
+    if req.kind == Kind.SCATTER and not is_depthwise(req.roles) and scatter_as_matmul(em, ins[0], req):
+        return _scatter_im2col(em, ins[0], ins[1], req, stats)
     x = ins[0] if has_n else em.expand(ins[0], [[0, 1]] + [[i + 1] for i in range(1, nd + 1)], [1] + em.shape(ins[0]))
     x = transpose(em, x, [0] + list(range(2, nd + 2)) + [1])  # [n, spatial..., c]
     w, lead = ins[1], 1 if is_depthwise(req.roles) else 2
@@ -195,3 +224,36 @@ def _weight(em: Emitter, a: Value, b: Value, req: KernelRequest, stats: KernelSt
     iterators = ["reduction"] + ["parallel"] * nd + ["reduction", "parallel"]
     out = em.zeros([g] + ks, req.acc_type)
     return em.generic([partial], [out], maps, iterators, lambda bb, x: [bb.value("arith.addf", [x[1], x[0]], req.acc_type)])[0]
+
+
+def _scatter_im2col(em: Emitter, a: Value, w: Value, req: KernelRequest, stats: KernelStats) -> Value:
+    """The dense stride-1 scatter as the gather over the flipped weight
+    (see _scatter), as im2col read straight from channels-first A
+    [n, ca, s...] (n absent when N = 1) and one (packed) matmul:
+
+        cols[(ca, m...), (n, b...)] = A[n, ca, b + D*m - (D*(K-1) - P) ...]   (zero outside)
+        out[cb, (n, b...)]          = sum_{(ca, m)} Wf[cb, (ca, m...)] * cols[(ca, m...), (n, b...)]
+
+    Returns role layout [n, cb, b...]."""
+    nd, has_n = len(req.rels), req.roles["n"] != 1
+    if not has_n:
+        a = em.expand(a, [[0, 1]] + [[i + 1] for i in range(1, nd + 1)], [1] + em.shape(a))
+    rels = [Rel(S=1, D=r.D, P=r.D * (r.k - 1) - r.P, K=r.K, Ns=r.Nb, Nb=r.Ns) for r in req.rels]
+    a = window(em, a, 2, rels)
+    shape = em.shape(a)
+    n, ca = shape[0], shape[1]
+    cb = em.shape(w)[1]
+    wf = em.reverse(w, list(range(2, 2 + nd)))
+    wf = transpose(em, wf, [1, 0] + list(range(2, 2 + nd)))  # [cb, ca, m...]
+    rank = 2 * nd + 2  # loops ca, k..., n, s...
+    exprs = [d(nd + 1), d(0)] + [d(nd + 2 + i) * r.S + d(1 + i) * r.D for i, r in enumerate(rels)]
+    out = em.empty([ca] + [r.K for r in rels] + [n] + [r.Ns for r in rels], ranked(a.type).element_type)
+    cols = em.generic([a], [out], [AffineMap.from_exprs(rank, exprs), AffineMap.identity(rank)], ["parallel"] * rank, lambda bb, x: [x[0]])[0]
+    rhs = em.collapse(cols, [list(range(nd + 1)), list(range(nd + 1, rank))])
+    lhs = em.collapse(wf, [[0], list(range(1, nd + 2))])
+    mm = batched_matmul(em, lhs, rhs, False, req.acc_type, req.tiles)
+    stats.add(matmul_macs(em, lhs, rhs, req.tiles))
+    stats.form = "im2col-gather"
+    out4 = em.expand(mm, [[0], list(range(1, nd + 2))], [cb, n] + [r.Ns for r in rels])
+    out4 = transpose(em, out4, [1, 0] + list(range(2, nd + 2)))
+    return out4 if has_n else em.collapse(out4, [[0, 1]] + [[i + 1] for i in range(1, nd + 1)])
