@@ -33,12 +33,15 @@ from .emit import Emitter, ceildiv
 
 class Mmt4dTiles(NamedTuple):
     """The mmt4d tiles of one input element type: the row tiles M0 tried
-    (the fewest padded multiply-adds wins), N0 and K0."""
+    (the fewest padded multiply-adds wins), N0 and K0; and the smallest
+    reduction `min_k` worth packing (the unpack rewrites the m x n result,
+    1/k of the multiply-adds: where the mmt4d gains little, a short k loses)."""
 
     element: str
     rows: tuple[int, ...]
     n0: int
     k0: int
+    min_k: int = 1
 
 
 TileTable = tuple[Mmt4dTiles, ...]
@@ -46,7 +49,9 @@ TileTable = tuple[Mmt4dTiles, ...]
 the empty table (`none`, the default), keep the plain linalg.matmul."""
 
 BF16_TILES = Mmt4dTiles("bf16", (16, 8), 16, 2)
-F32_TILES = Mmt4dTiles("f32", (16, 8), 16, 1)
+F32_TILES = Mmt4dTiles("f32", (16, 8), 16, 1, min_k=128)
+"""f32 only from k = 128: conv3d-video's col2im matmul [864, 32] x [32, 6272]
+packed ran its layer 1.3x slower (two runs), the k = 128 matmul above 1.36x faster."""
 
 AVX512_TILES: TileTable = (BF16_TILES, F32_TILES)
 """`--matmul-tiles=avx512`.  16x16x2 (bf16, f32 accumulator) and 16x16x1
@@ -120,7 +125,9 @@ def mmt4d_plan(m: object, n: object, k: object, element: str, table: TileTable) 
     useful = m * n * k
     if useful < MMT4D_MIN_MACS:
         return None
-    _, rows, n0, k0 = tiles
+    if k < tiles.min_k:
+        return None
+    _, rows, n0, k0, _ = tiles
     best: Optional[PackPlan] = None
     for swapped in (False, True):
         mm, nn = (n, m) if swapped else (m, n)

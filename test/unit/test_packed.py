@@ -40,6 +40,13 @@ def test_plan_keeps_the_matmul(shape, element):
     assert 64 * 64 * 64 < MMT4D_MIN_MACS
 
 
+def test_f32_needs_a_long_reduction():
+    """conv3d-video's col2im matmul (k = 32) stays plain in f32, packs in bf16."""
+    assert mmt4d_plan(864, 6272, 32, "f32", AVX512_TILES) is None
+    assert mmt4d_plan(864, 6272, 32, "bf16", AVX512_TILES) is not None
+    assert mmt4d_plan(1152, 1568, 128, "f32", AVX512_TILES) is not None
+
+
 def test_no_tiles_keep_every_matmul():
     assert mmt4d_plan(64, 576, 6272, "bf16", ()) is None
     assert mmt4d_plan(64, 576, 6272, "bf16", (F32_TILES,)) is None  # bf16 not enabled
