@@ -84,13 +84,22 @@ entry()
 '''
 
 
+def _default_signals() -> None:
+    """In the child: SIGHUP and SIGINT at their defaults, however the test run
+    was started (a background job of a non-interactive shell ignores SIGINT,
+    `nohup` SIGHUP, and an ignored signal stays ignored across exec)."""
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_paused(tmp_path: Path, point: str, *args: str) -> subprocess.Popen:
     wrapper = tmp_path / "wrapper.py"
     wrapper.write_text(WRAPPER)
     ready = tmp_path / "ready"
     env = dict(os.environ, PAUSE_AT=point, READY_FILE=str(ready))
     work = tmp_path / "work"
-    proc = subprocess.Popen([sys.executable, str(wrapper), *args], cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen([sys.executable, str(wrapper), *args], cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=_default_signals)
     deadline = time.monotonic() + 120
     while not ready.exists():
         if proc.poll() is not None or time.monotonic() > deadline:
