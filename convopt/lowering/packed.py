@@ -67,7 +67,7 @@ torch.mm), one run each (bench/README.md, "Packed matmuls"):
     64x147x6272   bf16   27 / 194 / 218 / 278        f32   79 / 106 / 108 / 83
 
 End to end (bench/emitted.py, results/emitted.matmul-tiles.txt) bf16 layers
-1.1-5.5x faster, f32 1.0-1.3x.
+1.1-5.3x faster (dense layers), f32 1.0-1.3x.
 f16 is not listed (not measured)."""
 
 CPU_FLAG_TILES = (("avx512_bf16", BF16_TILES), ("avx512f", F32_TILES))
