@@ -35,7 +35,7 @@ from ..ir.attributes import Attribute, DenseArrayAttr
 from ..ir.core import Value
 from ..ir.types import FloatType, i64, ranked
 from .emit import Emitter, Ix
-from .matmul_forms import batched_matmul, matmul_macs
+from .matmul_forms import batched_matmul
 from .named import ints_attr
 from .packed import mmt4d_plan
 from .relation import Kind, Rel
@@ -251,8 +251,8 @@ def _scatter_im2col(em: Emitter, a: Value, w: Value, req: KernelRequest, stats: 
     cols = em.generic([a], [out], [AffineMap.from_exprs(rank, exprs), AffineMap.identity(rank)], ["parallel"] * rank, lambda bb, x: [x[0]])[0]
     rhs = em.collapse(cols, [list(range(nd + 1)), list(range(nd + 1, rank))])
     lhs = em.collapse(wf, [[0], list(range(1, nd + 2))])
-    mm = batched_matmul(em, lhs, rhs, False, req.acc_type, req.tiles)
-    stats.add(matmul_macs(em, lhs, rhs, req.tiles))
+    mm, macs = batched_matmul(em, lhs, rhs, False, req.acc_type, req.tiles)
+    stats.add(macs)
     stats.form = "im2col-gather"
     out4 = em.expand(mm, [[0], list(range(1, nd + 2))], [cb, n] + [r.Ns for r in rels])
     out4 = transpose(em, out4, [1, 0] + list(range(2, nd + 2)))

@@ -82,33 +82,24 @@ def as_matrix(em: Emitter, v: Value, groups: Sequence[Sequence[int]]) -> Value:
     return em.expand(v, reassoc, sizes)
 
 
-def batched_matmul(em: Emitter, lhs: Value, rhs: Value, batched: bool, acc_type: FloatType, tiles: TileTable = ()) -> Value:
+def batched_matmul(em: Emitter, lhs: Value, rhs: Value, batched: bool, acc_type: FloatType, tiles: TileTable = ()) -> tuple[Value, int]:
     """[b?, m, k] x [b?, k, n] -> [b?, m, n] in acc_type (linalg.matmul or
     linalg.batch_matmul, whose inputs may be narrower than the result; a
-    matmul packed.mmt4d_plan tiles by `tiles` as pack, mmt4d, unpack)."""
+    matmul packed.mmt4d_plan tiles by `tiles` as pack, mmt4d, unpack), and
+    the multiply-adds it executes: b*m*k*n, padded as packed (0 if dynamic)."""
     ls, rs = em.shape(lhs), em.shape(rhs)
     plan = None if batched else mmt4d_plan(ls[0], rs[1], ls[1], str(ranked(lhs.type).element_type), tiles)
     if plan is not None:  # data-tiled: 2-6x faster for bf16 under IREE's default flags
-        return packed_matmul(em, lhs, rhs, acc_type, plan)
+        return packed_matmul(em, lhs, rhs, acc_type, plan), plan.executed
     out_shape = ([ls[0]] if batched else []) + [ls[-2], rs[-1]]
     init = em.zeros(out_shape, acc_type)
-    return em.structured("linalg.batch_matmul" if batched else "linalg.matmul", [lhs, rhs], [init])[0]
-
-
-def matmul_macs(em: Emitter, lhs: Value, rhs: Value, tiles: TileTable = ()) -> int:
-    """m*k*n (times the batch) of a (batched) matmul, padded as
-    batched_matmul packs it; 0 if dynamic."""
-    dims = em.shape(lhs) + [em.shape(rhs)[-1]]
-    if len(dims) == 3:
-        plan = mmt4d_plan(dims[0], dims[2], dims[1], str(ranked(lhs.type).element_type), tiles)
-        if plan is not None:
-            return plan.executed
-    total = 1
-    for x in dims:
+    product = em.structured("linalg.batch_matmul" if batched else "linalg.matmul", [lhs, rhs], [init])[0]
+    macs = 1
+    for x in ls + [rs[-1]]:
         if not isinstance(x, int):
-            return 0
-        total *= x
-    return total
+            return product, 0
+        macs *= x
+    return product, macs
 
 
 def im2col(em: Emitter, b: Value, b_roles: list[Dim], order: list[Dim], rels: Sequence[Rel], offsets: Sequence[int]) -> Value:
@@ -294,10 +285,11 @@ def im2col_matmul(
     im = im2col(em, ins[b_index], dims.in_roles[b_index], order, rels, offsets)
     im_m = as_matrix(em, im, dims.groups(order, dims.with_batch([rows, cols])))
     lhs = dims.matrix(em, lhs_in, lhs_names, [dims.pick("ca"), rows])
-    result, mm_order = dims.unmatrix(em, batched_matmul(em, lhs, im_m, bool(dims.batch), acc_type, tiles), [dims.pick("ca"), cols])
+    product, macs = batched_matmul(em, lhs, im_m, bool(dims.batch), acc_type, tiles)
+    result, mm_order = dims.unmatrix(em, product, [dims.pick("ca"), cols])
     if kind == Kind.GATHER:
         result = _permute_into(em, result, mm_order, dims.out_roles + dims.ss, init, acc_type)
-    return result, matmul_macs(em, lhs, im_m, tiles)
+    return result, macs
 
 
 def matmul_tile(em: Emitter, req: KernelRequest, plan: KernelPlan, tile: Tile, stats: KernelStats) -> Value:
@@ -321,11 +313,12 @@ def emit_col2im_kernel(em: Emitter, req: KernelRequest, plan: KernelPlan, stats:
     lhs = dims.matrix(em, ins[1], dims.in_roles[1] + dims.ks, [dims.pick("cb") + dims.ks, dims.pick("ca")])
     rhs = dims.matrix(em, ins[0], dims.in_roles[0] + dims.ss, [dims.pick("ca"), dims.pick("n") + dims.ss])
     parts = [dims.pick("cb") + dims.ks, dims.pick("n") + dims.ss]
-    col_matrix, cols_order = dims.unmatrix(em, batched_matmul(em, lhs, rhs, bool(dims.batch), acc_type, req.tiles), parts)
+    product, macs = batched_matmul(em, lhs, rhs, bool(dims.batch), acc_type, req.tiles)
+    col_matrix, cols_order = dims.unmatrix(em, product, parts)
     ranges = [[tap_range(em, rel, k) for k in range(rel.k)] for rel in rels]
     out_lead = [dims.size_of[r] for r in dims.out_roles]
     result = col2im_taps(em, col_matrix, cols_order, out_lead, dims.out_roles, rels, ranges, acc_type)
-    stats.add(matmul_macs(em, lhs, rhs, req.tiles))
+    stats.add(macs)
     return result
 
 

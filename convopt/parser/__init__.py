@@ -62,29 +62,17 @@ def lark_parser(transformer: Any) -> Any:
 
 def _cache_path(grammar: str, lark_version: str) -> str:
     """Where Lark caches the parser tables: $CONVOPT_CACHE_DIR, else the
-    temporary directory as tempfile.gettempdir() finds it from $TMPDIR, $TEMP,
-    $TMP or /tmp, without its probe of the directory (writing a file, every
-    run).  The name carries Lark's version and a CRC-32 of the grammar, so
-    checkouts with different grammars keep their own files; before using a
-    cache Lark checks the SHA-256 of the grammar and options stored in it, and
-    rebuilds and rewrites a stale one."""
+    temporary directory.  The name carries Lark's version and a CRC-32 of
+    the grammar, so checkouts with different grammars keep their own files;
+    before using a cache Lark checks the SHA-256 of the grammar and options
+    stored in it, and rebuilds and rewrites a stale one."""
+    import tempfile
     import zlib
 
     with open(grammar, "rb") as f:
         digest = zlib.crc32(f.read())
-    cache_dir = os.environ.get("CONVOPT_CACHE_DIR") or _temp_dir()
+    cache_dir = os.environ.get("CONVOPT_CACHE_DIR") or tempfile.gettempdir()
     return os.path.join(cache_dir, f"convopt-grammar-{lark_version}-{digest:08x}.cache")
-
-
-def _temp_dir() -> str:
-    for var in ("TMPDIR", "TEMP", "TMP"):
-        if os.environ.get(var):
-            return os.environ[var]
-    if os.name == "posix" and os.path.isdir("/tmp"):
-        return "/tmp"
-    import tempfile  # pragma: no cover - other platforms
-
-    return tempfile.gettempdir()  # pragma: no cover
 
 
 def parse(source: SourceFile) -> ParsedFile:
