@@ -97,7 +97,8 @@ def _run_one(job: tuple[str, str, list[str], str, str]) -> tuple[str, str]:
             code = f"click: {e}"
         except Exception as e:  # noqa: BLE001 - an internal error is an output too
             code = f"internal error: {type(e).__name__}: {e}"
-    text = f"{stdout.getvalue()}\n=== stderr\n{stderr.getvalue().replace(path, '<input>')}\n=== exit {code}\n"
+    # the input's path (a temp folder, a worktree) is in locations and diagnostics
+    text = f"{stdout.getvalue()}\n=== stderr\n{stderr.getvalue()}\n=== exit {code}\n".replace(path, "<input>")
     fname = f"{name}.{mode}.out"
     with open(os.path.join(dest, fname), "w") as fh:
         fh.write(text)
