@@ -26,6 +26,7 @@ from .pipelines import default_pipeline
 TARGETS = ("linalg", "rocmlir")
 CONV_FORMS = ("auto", "generic", "named", "im2col")
 MATMUL_TILES = ("none", "avx512", "host")
+DEVICES = ("cpu", "avx2", "avx512", "gpu", "host")
 _OP_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
 
 Input = Union[str, bytes, Any]
@@ -40,6 +41,7 @@ def lower(
     backend_legal_ops: Union[None, str, Iterable[str]] = None,
     conv_form: str = "auto",
     matmul_tiles: str = "none",
+    device: str = "cpu",
     torch_boundary: bool = False,
     torch_mlir_stages: bool = False,
     name: str = "<input>",
@@ -54,11 +56,14 @@ def lower(
     import and returns pure linalg: torch-mlir's frontend stage, convopt,
     torch-mlir's linalg stage.  `matmul_tiles` (`--matmul-tiles`): "none"
     (plain linalg.matmul), "avx512" or "host" (CPU-specific linalg.mmt4d
-    tiles for large bf16/f32 matmuls).  `name` is the file name in diagnostics."""
+    tiles for large bf16/f32 matmuls).  `device` (`--device`): the class of
+    machine the IR is built for, "cpu" (any x86-64 CPU), "avx2", "avx512",
+    "gpu" or "host".  `name` is the file name in diagnostics."""
     _check_choice("target", target, TARGETS)
     _check_choice("conv_form", conv_form, CONV_FORMS)
     _check_choice("matmul_tiles", matmul_tiles, MATMUL_TILES)
-    pipeline = default_pipeline(True, False, target, _legal_ops(backend_legal_ops), torch_boundary, None if conv_form == "auto" else conv_form, matmul_tiles)
+    _check_choice("device", device, DEVICES)
+    pipeline = default_pipeline(True, False, target, _legal_ops(backend_legal_ops), torch_boundary, None if conv_form == "auto" else conv_form, matmul_tiles, device)
     return run_text(_text(module, name), Options(pipeline=pipeline, torch_mlir_stages=torch_mlir_stages), name)
 
 

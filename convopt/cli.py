@@ -39,6 +39,7 @@ _LONG_OPTIONS = (
     "remarks",
     "conv-form",
     "matmul-tiles",
+    "device",
     "stats",
     "torch-mlir-stages",
     "threads",
@@ -83,6 +84,13 @@ def normalize_argv(argv: list[str]) -> list[str]:
     help="Emit large static bf16/f32 matmuls as linalg.pack + linalg.mmt4d + linalg.unpack with these CPU-specific tiles (default: none, plain linalg.matmul; "
     "avx512: 16x16x2 bf16, 16x16x1 f32; host: those this machine's /proc/cpuinfo avx512_bf16/avx512f flags enable).",
 )
+@click.option(
+    "--device",
+    type=click.Choice(["cpu", "avx2", "avx512", "gpu", "host"]),
+    default=None,
+    help="The class of machine the IR is built for, which decides the forms --conv-form=auto picks (default: cpu, any x86-64 CPU; "
+    "avx2, avx512: those x86-64 CPUs; gpu: IREE's rocm, cuda and vulkan-spirv backends; host: this machine's CPU class).",
+)
 @click.option("--stats", is_flag=True, help="Print, per lowered op, executed and useful multiply-adds and the form chosen (to stderr).")
 @click.option(
     "--torch-mlir-stages",
@@ -116,6 +124,7 @@ def main(
     remarks: bool,
     conv_form: Optional[str],
     matmul_tiles: Optional[str],
+    device: Optional[str],
     stats: bool,
     torch_mlir_stages: bool,
     threads: Optional[int],
@@ -141,9 +150,9 @@ def main(
     if pass_pipeline is not None and (lower_conv_bwd or decompose_conv_bwd):
         _usage_error("--pass-pipeline cannot be combined with --lower-conv-bwd or --decompose-conv-bwd")
     if pass_pipeline is None and (lower_conv_bwd or decompose_conv_bwd):
-        pass_pipeline = default_pipeline(lower_conv_bwd, decompose_conv_bwd, target, backend_legal_ops, torch_boundary, conv_form, matmul_tiles)
-    elif target is not None or backend_legal_ops is not None or torch_boundary or conv_form is not None or matmul_tiles is not None:
-        _usage_error("--target, --backend-legal-ops, --torch-boundary, --conv-form and --matmul-tiles apply to --lower-conv-bwd or --decompose-conv-bwd")
+        pass_pipeline = default_pipeline(lower_conv_bwd, decompose_conv_bwd, target, backend_legal_ops, torch_boundary, conv_form, matmul_tiles, device)
+    elif target is not None or backend_legal_ops is not None or torch_boundary or conv_form is not None or matmul_tiles is not None or device is not None:
+        _usage_error("--target, --backend-legal-ops, --torch-boundary, --conv-form, --matmul-tiles and --device apply to --lower-conv-bwd or --decompose-conv-bwd")
     options = Options(
         input_path=input_path,
         output_path=output_path,

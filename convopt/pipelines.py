@@ -13,11 +13,13 @@ from typing import Optional
 
 def default_pipeline(
     lower: bool, decompose: bool, target: Optional[str], legal_ops: Optional[str], torch_boundary: bool, conv_form: Optional[str], matmul_tiles: Optional[str] = None,
+    device: Optional[str] = None,
 ) -> str:
     """The pipeline text of `--lower-conv-bwd` (lower) or `--decompose-conv-bwd`
     (decompose and not lower).  `legal_ops` is the comma-separated op list of
     `--backend-legal-ops` (None: the target's; "": none).  conv_form and
-    matmul_tiles (None or "none": the pass default) go to both kernel passes."""
+    matmul_tiles and device (None, "none" or "cpu": the pass default) go to both
+    kernel passes."""
     opts = []
     if target is not None:
         opts.append(f"target={target}")
@@ -30,6 +32,7 @@ def default_pipeline(
         opts.append("target=linalg")
     opts.append("lower=true")
     kernel_opts = ([f"conv-form={conv_form}"] if conv_form else []) + ([f"matmul-tiles={matmul_tiles}"] if matmul_tiles not in (None, "none") else [])
+    kernel_opts += [f"device={device}"] if device not in (None, "cpu") else []
     opts += kernel_opts
     form = "{" + " ".join(kernel_opts) + "}" if kernel_opts else ""
     boundary = "convopt-finalize-boundary{torch-boundary=true}" if torch_boundary else "convopt-finalize-boundary"

@@ -38,6 +38,10 @@ MODES = {
     "tiles": ["--lower-conv-bwd", "--matmul-tiles=avx512"],
     "debuginfo": ["--lower-conv-bwd", "--mlir-print-debuginfo"],
     "stats": ["--lower-conv-bwd", "--stats", "--remarks"],
+    "avx2": ["--lower-conv-bwd", "--device=avx2"],
+    "avx512": ["--lower-conv-bwd", "--device=avx512"],
+    "gpu": ["--lower-conv-bwd", "--device=gpu"],
+    "gpu-decomposed": ["--lower-conv-bwd", "--backend-legal-ops=", "--device=gpu"],
 }
 
 

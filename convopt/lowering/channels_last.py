@@ -115,7 +115,7 @@ def scatter_as_matmul(em: Emitter, a: Value, req: KernelRequest) -> bool:
     for r in req.rels:
         rows *= r.K  # type: ignore[operator]
         positions *= r.Nb  # type: ignore[operator]
-    return mmt4d_plan(cb, positions, rows, element, req.tiles) is not None
+    return mmt4d_plan(cb, positions, rows, element, req.choices.tiles) is not None
 
 
 def transpose(em: Emitter, v: Value, perm: Sequence[int]) -> Value:
@@ -251,7 +251,7 @@ def _scatter_im2col(em: Emitter, a: Value, w: Value, req: KernelRequest, stats: 
     cols = em.generic([a], [out], [AffineMap.from_exprs(rank, exprs), AffineMap.identity(rank)], ["parallel"] * rank, lambda bb, x: [x[0]])[0]
     rhs = em.collapse(cols, [list(range(nd + 1)), list(range(nd + 1, rank))])
     lhs = em.collapse(wf, [[0], list(range(1, nd + 2))])
-    mm, macs = batched_matmul(em, lhs, rhs, False, req.acc_type, req.tiles)
+    mm, macs = batched_matmul(em, lhs, rhs, False, req.acc_type, req.choices.tiles)
     stats.add(macs)
     stats.form = "im2col-gather"
     out4 = em.expand(mm, [[0], list(range(1, nd + 2))], [cb, n] + [r.Ns for r in rels])

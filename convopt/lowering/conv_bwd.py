@@ -34,9 +34,8 @@ from .conv_spec import CONV_BWD, ConvBackward, read_conv_backward, wanted_result
 from .emit import Emitter, Ix
 from .kernels import emit_kernel
 from .options import ERASE_DEAD, KernelPass, KernelPattern
-from .packed import TileTable
 from .relation import Kind, Rel
-from .request import Form, KernelRequest, Peel, accumulator_type
+from .request import DEFAULT_CHOICES, KernelChoices, KernelRequest, accumulator_type
 from .roles import A_LAYOUT, B_LAYOUT, W_LAYOUT
 
 
@@ -105,9 +104,7 @@ def finish(em: Emitter, acc: Value, dtype: FloatType, like: object) -> Value:
     return value
 
 
-def lower_conv_backward(
-    op: Operation, rewriter: Rewriter, peel: Peel = Peel.AUTO, stats: Optional[list[str]] = None, form: Form = Form.AUTO, tiles: TileTable = (),
-) -> None:
+def lower_conv_backward(op: Operation, rewriter: Rewriter, choices: KernelChoices = DEFAULT_CHOICES, stats: Optional[list[str]] = None) -> None:
     cb = read_conv_backward(op)
     spec = cb.spec
     func = op.ancestor("func.func")
@@ -124,7 +121,7 @@ def lower_conv_backward(
     report = []
     weight = KernelRequest(
         kind=Kind.WEIGHT, ins=(A, B), layouts=(A_LAYOUT, B_LAYOUT), out_layout=W_LAYOUT, rels=ops.rels, roles=ops.roles(),
-        out_spatial=ops.kernel, acc_type=acc_type, peel=peel, form=form, tiles=tiles,
+        out_spatial=ops.kernel, acc_type=acc_type, choices=choices,
     )
     if wanted[0]:
         if spec.transposed:  # grad_input = gather of grad_output: A-shaped
@@ -164,7 +161,7 @@ class LowerConvBwd(KernelPattern):
     root = CONV_BWD
 
     def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
-        lower_conv_backward(op, rewriter, self.peel, self.stats, self.form, self.tiles)
+        lower_conv_backward(op, rewriter, self.choices, self.stats)
         return True
 
 
@@ -175,4 +172,4 @@ class ConvBwdToLinalg(KernelPass):
     ANCHOR = "func.func"
 
     def run(self, op: Operation, ctx: PassContext) -> None:
-        apply_patterns_to(op, [LowerConvBwd(peel=self.peel_policy, form=self.form, stats=ctx.stats, tiles=self.tiles)], erase_dead=ERASE_DEAD)
+        apply_patterns_to(op, [LowerConvBwd(choices=self.choices, stats=ctx.stats)], erase_dead=ERASE_DEAD)

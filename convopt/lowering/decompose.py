@@ -160,7 +160,7 @@ class DecomposeConvBwd(KernelPass):
         convolution_backward is looked at, as a greedy driver visits the ops
         a rewrite creates)."""
         decomposition = [DecomposeConvBwdPattern(legal_kinds=frozenset(self.legal_kinds()), target=self.target or "linalg", diagnostics=ctx.diagnostics)]
-        lowering = torch_to_linalg_patterns(self.peel_policy, self.form, ctx.stats, self.tiles) if self.lower else []
+        lowering = torch_to_linalg_patterns(self.choices, ctx.stats) if self.lower else []
         for conv in [o for o in op.walk() if o.name == CONV_BWD]:
             created = apply_patterns([conv], decomposition, erase_dead=ERASE_DEAD)
             if lowering:

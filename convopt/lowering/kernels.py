@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 from ..ir.core import Value
 from .channels_last import channels_last_fits, emit_channels_last_kernel
+from .device import DeviceProfile
 from .emit import Emitter, Ix
 from .generic_form import generic_tile
 from .matmul_forms import emit_col2im_kernel, matmul_tile
@@ -36,25 +37,18 @@ from .request import Form, KernelRequest, KernelStats, Peel
 from .roles import from_roles
 from .tiles import emit_tiles, plan_kernel
 
-PEEL_WASTE = 0.05
-"""A static dim is peeled when padding would waste more than this fraction
-of its multiply-adds."""
-
-IM2COL_MIN_MACS = 1 << 20
-"""Below this many multiply-adds an op is too small for the matmul form to
-pay for its copies (measured, bench/README.md)."""
-
 IM2COL_MIN_EFFICIENCY = 0.85
 """col2im multiplies every (s, k) pair, also those landing in the padding;
 below this fraction of useful multiply-adds the scatter stays generic."""
 
 
-def choose_form(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel], requested: Form) -> Form:
+def choose_form(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel], requested: Form, device: DeviceProfile) -> Form:
     """The form of one kernel.  auto picks the matmul form (im2col per
     piece, col2im for the scatter) when there is a matrix to multiply (not
     depthwise: Ca * Cb >= 4), the shapes are static and the op has at least
-    IM2COL_MIN_MACS multiply-adds; a scatter also needs at most 15% padded
-    positions at most (col2im multiplies them too).  Otherwise linalg.generic;
+    im2col_min_macs multiply-adds; a scatter also needs at most 15% padded
+    positions at most (col2im multiplies them too).  The threshold is the
+    device profile's (device.py, `im2col_min_macs`).  Otherwise linalg.generic;
     also for a forced im2col when Ca = Cb = 1 (a 1x1 matmul per group) and
     for a scatter with a dynamic kernel size (col2im needs its taps)."""
     ca, cb = roles["ca"], roles["cb"]
@@ -75,14 +69,15 @@ def choose_form(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel], requested
     macs = useful * ca * cb
     for role in ("n", "g"):
         size = roles[role]
-        macs *= size if isinstance(size, int) else IM2COL_MIN_MACS  # a dynamic batch counts as large
-    return Form.IM2COL if macs >= IM2COL_MIN_MACS else Form.GENERIC
+        macs *= size if isinstance(size, int) else device.im2col_min_macs  # a dynamic batch counts as large
+    return Form.IM2COL if macs >= device.im2col_min_macs else Form.GENERIC
 
 
-def choose_strategy(kind: Kind, em: Emitter, r: Rel, policy: Peel) -> Strategy:
+def choose_strategy(kind: Kind, em: Emitter, r: Rel, policy: Peel, peel_waste: float) -> Strategy:
     """How to cut one dim: scatter by taps (by output phases over the
     flipped weight when the kernel size is dynamic); a static dim is "peeled"
-    when its "padded" form would waste more than PEEL_WASTE of its
+    when its "padded" form would waste more than peel_waste (the device
+    profile's) of its
     multiply-adds; a dynamic dim goes by taps (exact at any size) unless the
     policy is `never`."""
     if kind == Kind.SCATTER:
@@ -96,7 +91,7 @@ def choose_strategy(kind: Kind, em: Emitter, r: Rel, policy: Peel) -> Strategy:
     if policy == Peel.ALWAYS:
         return Strategy.PEELED
     executed = sum(p.macs() or 0 for p in PIECES[kind](em, r, Strategy.PADDED))
-    return Strategy.PEELED if executed > 0 and r.useful() < (1 - PEEL_WASTE) * executed else Strategy.PADDED
+    return Strategy.PEELED if executed > 0 and r.useful() < (1 - peel_waste) * executed else Strategy.PADDED
 
 
 def emit_kernel(em: Emitter, req: KernelRequest) -> tuple[Value, KernelStats]:
@@ -110,10 +105,11 @@ def emit_kernel(em: Emitter, req: KernelRequest) -> tuple[Value, KernelStats]:
     gather, else linalg.generic ops (generic_form.py), one per piece
     combination."""
     roles = req.roles
-    if req.form in (Form.AUTO, Form.NAMED) and channels_last_fits(em, req.kind, roles, req.rels):
+    choices = req.choices
+    if (choices.form == Form.NAMED or choices.form == Form.AUTO and choices.device.channels_last) and channels_last_fits(em, req.kind, roles, req.rels):
         stats = KernelStats(form="channels-last")
         return from_roles(em, emit_channels_last_kernel(em, req, stats), req.out_layout, roles), stats
-    form = choose_form(req.kind, req.roles, req.rels, req.form)
+    form = choose_form(req.kind, req.roles, req.rels, choices.form, choices.device)
     stats = KernelStats(form=form.value)
     if form == Form.NAMED:
         name = named_conv_name(len(req.rels), roles["g"], roles["ca"], roles["cb"]) if req.kind == Kind.GATHER else None  # type: ignore[arg-type]
@@ -123,7 +119,7 @@ def emit_kernel(em: Emitter, req: KernelRequest) -> tuple[Value, KernelStats]:
             return emit_named_gather(em, req.ins[0], req.ins[1], req.rels, roles["g"], roles["ca"], roles["cb"], req.acc_type, name), stats  # type: ignore[arg-type]
         form = Form.GENERIC
         stats.form = form.value
-    strategies = [choose_strategy(req.kind, em, r, req.peel) for r in req.rels]
+    strategies = [choose_strategy(req.kind, em, r, choices.peel, choices.device.peel_waste) for r in req.rels]
     plan = plan_kernel(em, req, strategies)
     if form == Form.IM2COL and req.kind == Kind.SCATTER:  # one matmul, then col2im
         result = emit_col2im_kernel(em, req, plan, stats)

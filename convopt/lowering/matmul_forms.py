@@ -297,7 +297,7 @@ def matmul_tile(em: Emitter, req: KernelRequest, plan: KernelPlan, tile: Tile, s
     piece's own (in-bounds) slices, see piece_rels."""
     rels = piece_rels(req.kind, tile.combo)
     dims = MatmulDims.of(plan.in_roles, plan.out_roles, rels, req.roles)
-    value, executed = im2col_matmul(em, req.kind, tile.ins, dims, rels, tile.init if tile.accumulate else None, req.acc_type, req.tiles)
+    value, executed = im2col_matmul(em, req.kind, tile.ins, dims, rels, tile.init if tile.accumulate else None, req.acc_type, req.choices.tiles)
     stats.add(executed)
     return value
 
@@ -313,7 +313,7 @@ def emit_col2im_kernel(em: Emitter, req: KernelRequest, plan: KernelPlan, stats:
     lhs = dims.matrix(em, ins[1], dims.in_roles[1] + dims.ks, [dims.pick("cb") + dims.ks, dims.pick("ca")])
     rhs = dims.matrix(em, ins[0], dims.in_roles[0] + dims.ss, [dims.pick("ca"), dims.pick("n") + dims.ss])
     parts = [dims.pick("cb") + dims.ks, dims.pick("n") + dims.ss]
-    product, macs = batched_matmul(em, lhs, rhs, bool(dims.batch), acc_type, req.tiles)
+    product, macs = batched_matmul(em, lhs, rhs, bool(dims.batch), acc_type, req.choices.tiles)
     col_matrix, cols_order = dims.unmatrix(em, product, parts)
     ranges = [[tap_range(em, rel, k) for k in range(rel.k)] for rel in rels]
     out_lead = [dims.size_of[r] for r in dims.out_roles]

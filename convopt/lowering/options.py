@@ -1,4 +1,4 @@
-"""The options of the passes that emit kernels (peel, conv-form, matmul-tiles)."""
+"""The options of the passes that emit kernels (peel, conv-form, matmul-tiles, device)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from typing import Optional
 
 from ..passes import Pass
 from ..rewrite import RewritePattern
+from .device import DEVICES, Device, profile
 from .packed import AVX512_TILES, TileTable, read_host_tiles
-from .request import Form, MatmulTiles, Peel
+from .request import DEFAULT_CHOICES, Form, KernelChoices, MatmulTiles, Peel
 
 ERASE_DEAD = False
 """Whether the kernel passes erase the pure ops their rewrites leave unused
@@ -34,13 +35,18 @@ def tile_table(choice: MatmulTiles) -> TileTable:
 class KernelPass(Pass):
     """A pass that emits kernels, with their options; a value no kernel
     strategy knows is a ValueError (a pipeline diagnostic).  matmul-tiles
-    is resolved to its tile table here, once per pass (`tiles`)."""
+    is resolved to its tile table and device to its profile here, once per
+    pass (`choices`)."""
 
     peel: str = field(default="auto", metadata={"doc": f"split borders off instead of zero padding: {'|'.join(PEELS)}"})
     conv_form: str = field(default="auto", metadata={"doc": f"shape of the emitted convolutions: {'|'.join(FORMS)}"})
     matmul_tiles: str = field(default="none", metadata={"doc": (
         f"large static bf16/f32 matmuls as linalg.pack+mmt4d+unpack with CPU-specific tiles: {'|'.join(MATMUL_TILES)} "
         "(none: plain linalg.matmul; avx512: 16x16x2 bf16, 16x16x1 f32; host: those /proc/cpuinfo's avx512_bf16/avx512f enable)"
+    )})
+    device: str = field(default="cpu", metadata={"doc": (
+        f"the class of machine the IR is built for, which decides the forms auto picks: {'|'.join(DEVICES)} "
+        "(cpu: any x86-64 CPU; host: this machine's CPU class from /proc/cpuinfo)"
     )})
 
     def __post_init__(self) -> None:
@@ -50,20 +56,20 @@ class KernelPass(Pass):
             raise ValueError(f"conv-form must be one of {', '.join(FORMS)}, not '{self.conv_form}'")
         if self.matmul_tiles not in MATMUL_TILES:
             raise ValueError(f"matmul-tiles must be one of {', '.join(MATMUL_TILES)}, not '{self.matmul_tiles}'")
-        object.__setattr__(self, "_tiles", tile_table(MatmulTiles(self.matmul_tiles)))
+        if self.device not in DEVICES:
+            raise ValueError(f"device must be one of {', '.join(DEVICES)}, not '{self.device}'")
+        choices = KernelChoices(Peel(self.peel), Form(self.conv_form), tile_table(MatmulTiles(self.matmul_tiles)), profile(Device(self.device)))
+        object.__setattr__(self, "_choices", choices)
 
     @property
-    def peel_policy(self) -> Peel:
-        return Peel(self.peel)
-
-    @property
-    def form(self) -> Form:
-        return Form(self.conv_form)
+    def choices(self) -> KernelChoices:
+        """The options resolved at construction."""
+        return self._choices  # type: ignore[attr-defined, no-any-return]
 
     @property
     def tiles(self) -> TileTable:
         """The matmul-tiles table, resolved at construction."""
-        return self._tiles  # type: ignore[attr-defined, no-any-return]
+        return self.choices.tiles
 
 
 @dataclass(frozen=True)
@@ -71,7 +77,5 @@ class KernelPattern(RewritePattern):
     """A pattern whose rewrite emits kernels: the pass options it emits them
     with, and where it appends its --stats lines (None: no stats)."""
 
-    peel: Peel = Peel.AUTO
-    form: Form = Form.AUTO
+    choices: KernelChoices = DEFAULT_CHOICES
     stats: Optional[list[str]] = None
-    tiles: TileTable = ()

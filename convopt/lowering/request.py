@@ -1,5 +1,6 @@
 """What a lowering asks of the kernel emitters (`KernelRequest`), the
-choices it can force (`Form`, `Peel`, `MatmulTiles`) and what it gets back (`KernelStats`).
+choices it can force (`Form`, `Peel`, `MatmulTiles`, the device class; together
+`KernelChoices`) and what it gets back (`KernelStats`).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from dataclasses import dataclass
 
 from ..ir.core import Value
 from ..ir.types import FloatType
+from .device import PROFILES, Device, DeviceProfile
 from .emit import Ix
 from .packed import TileTable
 from .relation import Choice, Kind, Rel
@@ -27,7 +29,7 @@ class Form(Choice):
 class Peel(Choice):
     """When to split borders off instead of zero padding (`peel`)."""
 
-    AUTO = "auto"  # where padding would waste more than PEEL_WASTE
+    AUTO = "auto"  # where padding would waste more than the device profile's peel_waste
     ALWAYS = "always"
     NEVER = "never"
 
@@ -41,11 +43,25 @@ class MatmulTiles(Choice):
 
 
 @dataclass(frozen=True)
+class KernelChoices:
+    """The options a lowering emits its kernels with: the form and peel
+    policy (auto: the device profile's choice), the packed-matmul tiles
+    (() = none) and the profile of the device class."""
+
+    peel: Peel = Peel.AUTO
+    form: Form = Form.AUTO
+    tiles: TileTable = ()
+    device: DeviceProfile = PROFILES[Device.CPU]
+
+
+DEFAULT_CHOICES = KernelChoices()
+
+@dataclass(frozen=True)
 class KernelRequest:
     """One kernel to emit: `kind` over ins (tensors in `layouts`), the sum in
     `out_layout` with spatial sizes out_spatial and element type acc_type.
     roles maps n/g/ca/cb to sizes; roles of static size 1 get no loop.
-    tiles: the packed-matmul tiles of the matmul forms (() = none)."""
+    choices: the options it is emitted with."""
 
     kind: Kind
     ins: tuple[Value, Value]
@@ -55,9 +71,7 @@ class KernelRequest:
     roles: dict[str, Ix]
     out_spatial: Sequence[Ix]
     acc_type: FloatType
-    peel: Peel = Peel.AUTO
-    form: Form = Form.AUTO
-    tiles: TileTable = ()
+    choices: KernelChoices = DEFAULT_CHOICES
 
 
 @dataclass

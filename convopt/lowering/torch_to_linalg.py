@@ -36,9 +36,8 @@ from .conv_spec import CONV, ConvSpec, constant_bool, constant_int, constant_lis
 from .emit import Emitter, Ix, add_extended, unit_groups
 from .kernels import emit_kernel
 from .options import ERASE_DEAD, KernelPass, KernelPattern
-from .packed import TileTable
 from .relation import Kind, Rel
-from .request import Form, KernelRequest, Peel, accumulator_type
+from .request import DEFAULT_CHOICES, KernelChoices, KernelRequest, accumulator_type
 from .roles import A_LAYOUT, B_LAYOUT, W_LAYOUT
 
 
@@ -127,7 +126,7 @@ def _cut_by_slices(em: Emitter, op: Operation, out: list[Ix], slices: list[Opera
             raise invalid(op, f"has an empty output along spatial dim {i}")
 
 
-def convolution_request(em: Emitter, spec: ConvSpec, xb: Value, wb: Value, kernel: list[Ix], out: list[Ix], peel: Peel, form: Form, tiles: TileTable = ()) -> KernelRequest:
+def convolution_request(em: Emitter, spec: ConvSpec, xb: Value, wb: Value, kernel: list[Ix], out: list[Ix], choices: KernelChoices) -> KernelRequest:
     """The kernel of a convolution: a regular one is a gather of x (B = x,
     output A-shaped), a transposed one a scatter of x (A = x, output
     B-shaped).  Weight [G*Ca, Cb, k...]: regular Ca = Cout/G, Cb = Cin/G;
@@ -145,11 +144,11 @@ def convolution_request(em: Emitter, spec: ConvSpec, xb: Value, wb: Value, kerne
     roles: dict[str, Ix] = {"n": batch, "g": G, "ca": ca, "cb": cb}
     return KernelRequest(
         kind=kind, ins=(xb, wb), layouts=layouts, out_layout=out_layout, rels=rels, roles=roles, out_spatial=out,
-        acc_type=accumulator_type(spec.dtype), peel=peel, form=form, tiles=tiles,
+        acc_type=accumulator_type(spec.dtype), choices=choices,
     )
 
 
-def lower_convolution(em: Emitter, op: Operation, peel: Peel, form: Form, stats: Optional[list[str]], tiles: TileTable = ()) -> tuple[Value, list[Operation]]:
+def lower_convolution(em: Emitter, op: Operation, choices: KernelChoices, stats: Optional[list[str]]) -> tuple[Value, list[Operation]]:
     """The convolution (and the slices folded into it, returned) as a
     builtin tensor of its element type."""
     x, w, bias, stride, padding, dilation, transposed, output_padding, groups = op.operands
@@ -166,7 +165,7 @@ def lower_convolution(em: Emitter, op: Operation, peel: Peel, form: Form, stats:
     slices = _folded_slices(op, rank)
     out = _output_sizes(em, spec, xb, kernel)
     _cut_by_slices(em, op, out, slices, rank)
-    req = convolution_request(em, spec, xb, wb, kernel, out, peel, form, tiles)
+    req = convolution_request(em, spec, xb, wb, kernel, out, choices)
     acc, kstats = emit_kernel(em, req)
     if not is_none(bias):
         acc = _add_bias(em, acc, _builtin(em, bias), req.acc_type)
@@ -183,7 +182,7 @@ class LowerConvolution(KernelPattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
         em = _emitter(op)
-        result, slices = lower_convolution(em, op, self.peel, self.form, self.stats, self.tiles)
+        result, slices = lower_convolution(em, op, self.choices, self.stats)
         last = slices[-1] if slices else op
         rewriter.replace_op(last, [_to_torch(em, result, last.results[0])])
         for o in [*reversed(slices[:-1]), op] if slices else []:
@@ -316,10 +315,10 @@ SHAPE_LOWERINGS: dict[str, Callable[[Emitter, Operation], Value]] = {
 }
 
 
-def torch_to_linalg_patterns(peel: Peel = Peel.AUTO, form: Form = Form.AUTO, stats: Optional[list[str]] = None, tiles: TileTable = ()) -> list[RewritePattern]:
+def torch_to_linalg_patterns(choices: KernelChoices = DEFAULT_CHOICES, stats: Optional[list[str]] = None) -> list[RewritePattern]:
     """The patterns of convopt-torch-to-linalg: aten.convolution with the
     kernel options, the shape ops and sums."""
-    patterns: list[RewritePattern] = [LowerConvolution(peel=peel, form=form, stats=stats, tiles=tiles)]
+    patterns: list[RewritePattern] = [LowerConvolution(choices=choices, stats=stats)]
     return patterns + [LowerToBuiltin(root=name, lower=fn) for name, fn in SHAPE_LOWERINGS.items()]
 
 
@@ -330,5 +329,5 @@ class TorchToLinalg(KernelPass):
     ANCHOR = "func.func"
 
     def run(self, op: Operation, ctx: PassContext) -> None:
-        apply_patterns_to(op, torch_to_linalg_patterns(self.peel_policy, self.form, ctx.stats, self.tiles), erase_dead=ERASE_DEAD)
+        apply_patterns_to(op, torch_to_linalg_patterns(self.choices, ctx.stats), erase_dead=ERASE_DEAD)
 

@@ -184,7 +184,7 @@ def _options(args: tuple[str, ...]) -> str:
     target = None
     legal = None
     lower_ = decompose = False
-    form = tiles = None
+    form = tiles = device = None
     for a in args:
         if a == "--lower-conv-bwd":
             lower_ = True
@@ -198,7 +198,9 @@ def _options(args: tuple[str, ...]) -> str:
             form = a.split("=", 1)[1]
         elif a.startswith("--matmul-tiles="):
             tiles = a.split("=", 1)[1]
-    return default_pipeline(lower_, decompose, target, legal, False, form, tiles)
+        elif a.startswith("--device="):
+            device = a.split("=", 1)[1]
+    return default_pipeline(lower_, decompose, target, legal, False, form, tiles, device)
 
 
 def compile_and_run(text: str, args: list[np.ndarray], f64: bool = False) -> list[np.ndarray]:

@@ -249,16 +249,21 @@ def test_cleanup_pipeline_runs(tmp_path):
     assert "arith.addf %cst, %cst : f32" in out
 
 
-@pytest.mark.parametrize("option", ["--target=rocmlir", "--matmul-tiles=avx512", "--matmul-tiles=none"])
+@pytest.mark.parametrize("option", ["--target=rocmlir", "--matmul-tiles=avx512", "--matmul-tiles=none", "--device=gpu"])
 def test_pass_option_needs_a_pass(tmp_path, option):
     proc = convopt(option, SMALL)
     assert proc.returncode == 2
-    assert "convopt: error: --target, --backend-legal-ops, --torch-boundary, --conv-form and --matmul-tiles apply to" in no_traceback(proc)
+    assert "convopt: error: --target, --backend-legal-ops, --torch-boundary, --conv-form, --matmul-tiles and --device apply to" in no_traceback(proc)
 
 
 def test_bad_matmul_tiles_is_a_usage_error():
     proc = convopt("--lower-conv-bwd", "--matmul-tiles=amx", SMALL)
     assert proc.returncode == 2 and "Invalid value for '--matmul-tiles'" in no_traceback(proc)
+
+
+def test_bad_device_is_a_usage_error():
+    proc = convopt("--lower-conv-bwd", "--device=tpu", SMALL)
+    assert proc.returncode == 2 and "Invalid value for '--device'" in no_traceback(proc)
 
 
 @pytest.mark.parametrize(
