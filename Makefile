@@ -5,7 +5,7 @@
 #                   matrix and a random slice, test/models, test/fuzz slices) and lit
 #   make test-full  make test with the whole random e2e sweep, then make fuzz
 #   make fuzz       10,000 fuzzed texts, 2,000 random configurations per path,
-#                   resource bounds (test/fuzz/README.md)
+#                   resource bounds, packed-matmul tiles x IREE CPUs (test/fuzz/README.md)
 #   make lint       ruff and mypy
 #   make bench      bench/emitted.py, bench/tool.py and bench/models.py (results in bench/results/)
 #
@@ -30,7 +30,7 @@ JOBS   ?= 2
 E2E_RANDOM ?= 24
 FUZZ_SEED  ?= 1
 
-.PHONY: all venv test test-full unit lit fuzz fuzz-text fuzz-semantic fuzz-resources lint demo bench
+.PHONY: all venv test test-full unit lit fuzz fuzz-text fuzz-semantic fuzz-resources fuzz-packed lint demo bench
 
 all: test
 
@@ -53,7 +53,7 @@ test-full:
 	$(MAKE) -k fuzz
 
 # The three sweeps are separate targets, so that `make -k fuzz` runs them all.
-fuzz: fuzz-text fuzz-semantic fuzz-resources
+fuzz: fuzz-text fuzz-semantic fuzz-resources fuzz-packed
 
 fuzz-text: $(STAMP)
 	$(BIN)/python test/fuzz/fuzz.py --count 10000 --seed $(FUZZ_SEED)
@@ -63,6 +63,10 @@ fuzz-semantic: $(STAMP)
 
 fuzz-resources: $(STAMP)
 	$(BIN)/python test/fuzz/resources.py
+
+# packed-matmul tiles x IREE target CPUs, run against numpy (test/fuzz/crashes/README.md)
+fuzz-packed: $(STAMP)
+	$(BIN)/python test/fuzz/packed_sweep.py
 
 lit: $(STAMP)
 	$(BIN)/lit -sv test/lit

@@ -172,4 +172,6 @@ class ConvBwdToLinalg(KernelPass):
     ANCHOR = "func.func"
 
     def run(self, op: Operation, ctx: PassContext) -> None:
+        before = self.packed_ops(op)
         apply_patterns_to(op, [LowerConvBwd(choices=self.choices, stats=ctx.stats)], erase_dead=ERASE_DEAD)
+        self.warn_miscompiled_tiles(op, ctx, before)

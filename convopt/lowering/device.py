@@ -62,15 +62,33 @@ PROFILES: dict[Device, DeviceProfile] = {
 DEVICES = tuple(d.value for d in Device)
 
 
-def host_device(cpuinfo: str) -> Device:
-    """The CPU class of a /proc/cpuinfo text (its first `flags` line):
-    avx512 with avx512f, avx2 with avx2 and fma, else cpu."""
-    flags: set[str] = set()
+def cpu_flags(cpuinfo: str) -> frozenset[str]:
+    """The CPU flags of a /proc/cpuinfo text (its first `flags` line)."""
     for line in cpuinfo.splitlines():
         key, sep, value = line.partition(":")
         if sep and key.strip() == "flags":
-            flags = set(value.split())
-            break
+            return frozenset(value.split())
+    return frozenset()
+
+
+@functools.cache
+def read_host_flags(path: str = "/proc/cpuinfo") -> frozenset[str]:
+    """cpu_flags of this machine, read once; none where there is no cpuinfo."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return cpu_flags(f.read())
+    except OSError:
+        return frozenset()
+
+
+def host_device(cpuinfo: str) -> Device:
+    """The CPU class of a /proc/cpuinfo text (its first `flags` line):
+    avx512 with avx512f, avx2 with avx2 and fma, else cpu."""
+    return flags_device(cpu_flags(cpuinfo))
+
+
+def flags_device(flags: frozenset[str]) -> Device:
+    """The CPU class of a set of CPU flags."""
     if "avx512f" in flags:
         return Device.AVX512
     if {"avx2", "fma"} <= flags:
@@ -78,14 +96,9 @@ def host_device(cpuinfo: str) -> Device:
     return Device.CPU
 
 
-@functools.cache
 def read_host_device(path: str = "/proc/cpuinfo") -> Device:
-    """host_device of this machine, read once; cpu where there is no cpuinfo."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return host_device(f.read())
-    except OSError:
-        return Device.CPU
+    """host_device of this machine; cpu where there is no cpuinfo."""
+    return flags_device(read_host_flags(path))
 
 
 def profile(device: Device) -> DeviceProfile:

@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..passes import Pass
+from ..ir.core import Operation
+from ..ir.types import ranked
+from ..passes import Pass, PassContext
 from ..rewrite import RewritePattern
-from .device import DEVICES, Device, profile
-from .packed import AVX512_TILES, TileTable, read_host_tiles
+from .device import DEVICES, Device, profile, read_host_flags
+from .packed import AVX512_TILES, TileTable, miscompiled_tiles, read_host_tiles
 from .request import DEFAULT_CHOICES, Form, KernelChoices, MatmulTiles, Peel
 
 ERASE_DEAD = False
@@ -29,6 +31,27 @@ def tile_table(choice: MatmulTiles) -> TileTable:
     if choice == MatmulTiles.HOST:
         return read_host_tiles()
     return ()
+
+
+def tile_hazards(choices: KernelChoices) -> TileTable:
+    """The tiles of choices that IREE 3.13 is known to miscompile for its
+    device: for the avx2 class (and gpu, which has no use for CPU tiles) a
+    ValueError; for the generic cpu class, those wrong on this machine's CPU
+    (warned at each op: warn_miscompiled_tiles)."""
+    device = choices.device.device
+    if not choices.tiles:
+        return ()
+    if device == Device.GPU:
+        raise ValueError("matmul-tiles are CPU tiles (linalg.mmt4d for IREE's CPU microkernels): use matmul-tiles=none with device=gpu")
+    if device == Device.AVX512:
+        return ()
+    flags = frozenset({"avx2", "fma"}) if device == Device.AVX2 else read_host_flags()
+    wrong = miscompiled_tiles(choices.tiles, flags)
+    if wrong and device == Device.AVX2:
+        raise ValueError(
+            "matmul-tiles: IREE 3.13 computes wrong results for mmt4d tiles of 16 columns on a CPU without AVX-512 "
+            "(device=avx2); use matmul-tiles=none (test/fuzz/crashes/README.md)")
+    return wrong
 
 
 @dataclass(frozen=True)
@@ -60,6 +83,27 @@ class KernelPass(Pass):
             raise ValueError(f"device must be one of {', '.join(DEVICES)}, not '{self.device}'")
         choices = KernelChoices(Peel(self.peel), Form(self.conv_form), tile_table(MatmulTiles(self.matmul_tiles)), profile(Device(self.device)))
         object.__setattr__(self, "_choices", choices)
+        object.__setattr__(self, "_hazards", tile_hazards(choices))
+
+    def packed_ops(self, op: Operation) -> set[Operation]:
+        """The linalg.mmt4d ops under op, where tiles may be miscompiled
+        (else none: nothing to warn about)."""
+        return {o for o in op.walk() if o.name == "linalg.mmt4d"} if self._hazards else set()  # type: ignore[attr-defined]
+
+    def warn_miscompiled_tiles(self, op: Operation, ctx: PassContext, before: set[Operation]) -> None:
+        """A located warning at each linalg.mmt4d under op, not in before,
+        whose tiles IREE 3.13 compiles to wrong results for this machine's
+        CPU (the device class `cpu` says nothing of the target CPU: the
+        machine convopt runs on is the evidence; packed.MAX_N0_WITHOUT_AVX512)."""
+        hazards: TileTable = self._hazards  # type: ignore[attr-defined]
+        for mm in self.packed_ops(op) - before:
+            n0 = ranked(mm.operands[1].type).shape[2]
+            for t in hazards:
+                if t.element == str(ranked(mm.operands[0].type).element_type) and t.n0 == n0:
+                    ctx.diagnostics.warning(
+                        f"--matmul-tiles={self.matmul_tiles}: IREE 3.13 computes wrong results for {t.element} mmt4d tiles of {t.n0} columns "
+                        "when it compiles for a CPU without AVX-512, and this machine has no avx512f; compile for an AVX-512 CPU "
+                        "(--device=avx512 says so) or use --matmul-tiles=none (test/fuzz/crashes/README.md)", mm)
 
     @property
     def choices(self) -> KernelChoices:

@@ -22,12 +22,12 @@ CPU's microkernels, and the default output stays CPU-neutral linalg.matmul.
 
 from __future__ import annotations
 
-import functools
 from typing import NamedTuple, Optional
 
 from ..ir.attributes import DenseArrayAttr
 from ..ir.core import Value
 from ..ir.types import FloatType, i32, i64, ranked
+from .device import cpu_flags, read_host_flags
 from .emit import Emitter, ceildiv
 
 
@@ -77,23 +77,36 @@ CPU_FLAG_TILES = (("avx512_bf16", BF16_TILES), ("avx512f", F32_TILES))
 def host_tiles(cpuinfo: str) -> TileTable:
     """The tiles the CPU flags of a /proc/cpuinfo text enable (those of its
     first `flags` line), in AVX512_TILES order; () without them."""
-    flags: set[str] = set()
-    for line in cpuinfo.splitlines():
-        key, sep, value = line.partition(":")
-        if sep and key.strip() == "flags":
-            flags = set(value.split())
-            break
+    return flags_tiles(cpu_flags(cpuinfo))
+
+
+def flags_tiles(flags: frozenset[str]) -> TileTable:
     return tuple(entry for flag, entry in CPU_FLAG_TILES if flag in flags)
 
 
-@functools.cache
 def read_host_tiles(path: str = "/proc/cpuinfo") -> TileTable:
-    """host_tiles of this machine, read once; () where there is no cpuinfo."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return host_tiles(f.read())
-    except OSError:
+    """host_tiles of this machine; () where there is no cpuinfo."""
+    return flags_tiles(read_host_flags(path))
+
+
+MAX_N0_WITHOUT_AVX512 = 8
+"""IREE 3.13 computes wrong results for mmt4d tiles of more than 8 columns
+(N0 > 8) when it compiles for an x86 CPU without AVX-512 (no avx512f).
+test/fuzz/packed_sweep.py (pack + mmt4d + unpack of a 64x128 by 128x64
+product, tiles dividing it, run here against numpy): every tile with N0 = 16
+(16x16x1, 8x16x1, 16x16x2, 8x16x2; f32 and bf16) is wrong for
+`--iree-llvmcpu-target-cpu=znver2` and `haswell` (relative error 1.2-1.3),
+8x8x1 and 4x8x1 are right there; every tile is right for skylake-avx512,
+znver4 and an avx512_bf16 host.  So every AVX512_TILES entry is wrong on an
+AVX2 CPU.  Reproducer: test/fuzz/crashes/repro-iree-mmt4d-avx2-n16.mlir."""
+
+
+def miscompiled_tiles(table: TileTable, flags: frozenset[str]) -> TileTable:
+    """The entries of table that IREE 3.13 compiles to wrong results for a
+    CPU with these flags (MAX_N0_WITHOUT_AVX512)."""
+    if "avx512f" in flags:
         return ()
+    return tuple(t for t in table if t.n0 > MAX_N0_WITHOUT_AVX512)
 
 
 def tiles_for(table: TileTable, element: str) -> Optional[Mmt4dTiles]:

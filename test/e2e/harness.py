@@ -17,6 +17,34 @@ from typing import Optional
 
 import numpy as np
 
+IREE_TARGET_CPU = os.environ.get("CONVOPT_IREE_TARGET_CPU", "host")
+"""The CPU IREE compiles for (`--iree-llvmcpu-target-cpu`): this machine by
+default.  `CONVOPT_IREE_TARGET_CPU=znver2` (or haswell) runs the suite as on
+an AVX2-only machine: AVX2 code runs on an AVX-512 host too."""
+
+# The CPU flags of the IREE target CPUs the suite is run for (those that
+# decide convopt's choices and IREE's known bugs); "host" reads this machine's.
+TARGET_CPU_FLAGS = {
+    "haswell": {"avx2", "fma"},
+    "znver2": {"avx2", "fma"},
+    "znver3": {"avx2", "fma"},
+    "x86-64-v3": {"avx2", "fma"},
+    "skylake-avx512": {"avx2", "fma", "avx512f"},
+    "icelake-server": {"avx2", "fma", "avx512f"},
+    "znver4": {"avx2", "fma", "avx512f", "avx512_bf16"},
+    "sapphirerapids": {"avx2", "fma", "avx512f", "avx512_bf16"},
+}
+
+
+def target_cpu_flags() -> frozenset[str]:
+    """The CPU flags of IREE_TARGET_CPU (none known for an unlisted CPU)."""
+    if IREE_TARGET_CPU == "host":
+        from convopt.lowering.device import read_host_flags
+
+        return read_host_flags()
+    return frozenset(TARGET_CPU_FLAGS.get(IREE_TARGET_CPU, ()))
+
+
 TOLERANCE = {"f32": 1e-4, "f64": 1e-9, "f16": 2e-2, "bf16": 5e-2}
 TORCH_DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16"}
 
@@ -207,7 +235,7 @@ def compile_and_run(text: str, args: list[np.ndarray], f64: bool = False) -> lis
     import iree.compiler as ireec
     import iree.runtime as ireert
 
-    flags = ["--iree-llvmcpu-target-cpu=host"]
+    flags = [f"--iree-llvmcpu-target-cpu={IREE_TARGET_CPU}"]
     if f64:
         flags.append("--iree-input-demote-f64-to-f32=false")
     vmfb = ireec.compile_str(text, target_backends=["llvm-cpu"], extra_args=flags)

@@ -101,7 +101,10 @@ def test_forms(cfg: harness.Config, form: str) -> None:
 # compiled by IREE and compared to PyTorch on layers large enough to take it
 # (the matrix above is too small): a stem-like grad_weight (147 rows,
 # swapped, 8-row tiles) and a dense 3x3 layer (col2im and im2col matmuls,
-# forced), in bf16 and f32.
+# forced), in bf16 and f32.  Host-dependent: they run where IREE's target
+# CPU has AVX-512 and are skipped elsewhere (IREE 3.13 miscompiles the tiles
+# for AVX2 CPUs, test/fuzz/packed_sweep.py); the interpreter checks the same
+# IR on every machine (test/unit/test_packed.py).
 TILED = [
     harness.C("stem_like", batch=1, cin=3, cout=16, spatial=64, kernel=7, stride=2, padding=3, mask=(False, True, False)),
     harness.C("dense_3x3", batch=2, cin=32, cout=64, spatial=16, kernel=3, padding=1, mask=(True, True, False)),
@@ -119,6 +122,9 @@ TILED_ARGS = {
 @pytest.mark.parametrize("dtype", ["bf16", "f32"])
 @pytest.mark.parametrize("cfg", TILED, ids=lambda c: c.name)
 def test_matmul_tiles(cfg: harness.Config, dtype: str) -> None:
+    if "avx512f" not in harness.target_cpu_flags():  # host-dependent: IREE miscompiles these tiles without AVX-512
+        pytest.skip(f"needs an AVX-512 target CPU (IREE target {harness.IREE_TARGET_CPU}): IREE 3.13 computes wrong results for "
+                    "16-column mmt4d tiles on AVX2 (packed.MAX_N0_WITHOUT_AVX512); test_packed.py checks the IR with the interpreter")
     cfg = dataclasses.replace(cfg, dtype=dtype)
     args = TILED_ARGS[cfg.name]
     ir = harness.lower(harness.torch_ir(cfg), args)

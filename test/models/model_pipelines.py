@@ -35,7 +35,7 @@ TIMEOUT = 900
 FRONTEND = "builtin.module(torch-function-to-torch-backend-pipeline{backend-legal-ops=aten.convolution_backward})"
 LINALG = "builtin.module(torch-backend-to-linalg-on-tensors-backend-pipeline)"
 CONV_BWD = "torch.aten.convolution_backward"
-IREE_FLAGS = ("--iree-hal-target-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=host")
+IREE_FLAGS = ("--iree-hal-target-backends=llvm-cpu", f"--iree-llvmcpu-target-cpu={os.environ.get('CONVOPT_IREE_TARGET_CPU', 'host')}")
 
 
 class StepFailed(RuntimeError):

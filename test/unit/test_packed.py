@@ -16,7 +16,7 @@ import pytest
 from convopt import api
 from convopt.interp import run_text
 from convopt.lowering.options import KernelPass, tile_table
-from convopt.lowering.packed import AVX512_TILES, BF16_TILES, F32_TILES, MMT4D_MIN_MACS, host_tiles, mmt4d_plan, read_host_tiles
+from convopt.lowering.packed import AVX512_TILES, BF16_TILES, F32_TILES, MMT4D_MIN_MACS, host_tiles, miscompiled_tiles, mmt4d_plan, read_host_tiles
 from convopt.lowering.request import MatmulTiles
 from convopt.passes import PipelineError, describe_passes, make_pass
 from convopt.pipelines import default_pipeline
@@ -175,3 +175,56 @@ def test_lowered_dense_layer_packs_both_kernels():
     for out, ref in zip(outs, harness.reference(cfg, go, x, w)[:2]):
         err = np.max(np.abs(np.asarray(out).astype(np.float64) - ref)) / max(1.0, float(np.max(np.abs(ref))))
         assert err <= harness.TOLERANCE["bf16"]
+
+
+# --- tiles IREE miscompiles (packed.MAX_N0_WITHOUT_AVX512) ---------------------------------------
+
+def test_every_avx512_tile_is_miscompiled_without_avx512():
+    assert miscompiled_tiles(AVX512_TILES, frozenset({"avx2", "fma"})) == AVX512_TILES
+    assert miscompiled_tiles(AVX512_TILES, frozenset({"avx2", "fma", "avx512f"})) == ()
+    assert miscompiled_tiles((), frozenset()) == ()
+
+
+def _lower_with_diagnostics(text: str, args: tuple[str, ...]):
+    from convopt.diagnostics import DiagnosticEngine, SourceFile
+    from convopt.driver import Options, process
+
+    engine = DiagnosticEngine()
+    out = process(SourceFile("stem.mlir", text), Options(pipeline=harness._options(args)), engine)
+    return out, engine.diagnostics
+
+
+@pytest.mark.parametrize("legal", [(), ("--backend-legal-ops=",)])
+def test_packed_tiles_warn_on_a_machine_without_avx512(monkeypatch, legal):
+    """The generic cpu class on a machine without avx512f: the IR is still
+    emitted, with one located warning at each mmt4d (direct and decomposed path)."""
+    monkeypatch.setattr("convopt.lowering.options.read_host_flags", lambda: frozenset({"avx2", "fma"}))
+    text = harness.torch_ir(replace(STEM, dtype="bf16"))
+    out, diags = _lower_with_diagnostics(text, AVX512 + legal)
+    assert out is not None and out.count("linalg.mmt4d") == 1
+    warnings = [d for d in diags if d.severity == "warning"]
+    assert len(warnings) == 1 and "IREE 3.13 computes wrong results for bf16 mmt4d tiles of 16 columns" in warnings[0].message
+    assert warnings[0].render().startswith("stem.mlir:") and "this machine has no avx512f" in warnings[0].render()
+
+
+@pytest.mark.parametrize("device", ["avx512", "host"])
+def test_no_warning_where_the_tiles_are_right(monkeypatch, device):
+    monkeypatch.setattr("convopt.lowering.options.read_host_flags", lambda: frozenset({"avx2", "fma", "avx512f", "avx512_bf16"}))
+    monkeypatch.setattr("convopt.lowering.device.read_host_flags", lambda path="": frozenset({"avx2", "fma", "avx512f", "avx512_bf16"}))
+    out, diags = _lower_with_diagnostics(harness.torch_ir(replace(STEM, dtype="bf16")), AVX512 + (f"--device={device}",))
+    assert out is not None and "linalg.mmt4d" in out and not diags
+
+
+@pytest.mark.parametrize(("device", "message"), [("avx2", "wrong results for mmt4d tiles of 16 columns"), ("gpu", "matmul-tiles are CPU tiles")])
+def test_tiles_known_wrong_for_the_device_are_refused(device, message):
+    with pytest.raises(PipelineError, match=message):
+        make_pass("convopt-conv-bwd-to-linalg", {"matmul-tiles": "avx512", "device": device})
+    with pytest.raises(api.ConvoptError):
+        api.lower(harness.torch_ir(STEM), matmul_tiles="avx512", device=device)
+    assert make_pass("convopt-conv-bwd-to-linalg", {"matmul-tiles": "none", "device": device}).tiles == ()
+
+
+def test_host_never_picks_miscompiled_tiles():
+    for flags in ("avx2 fma", "avx2 fma avx512f", "avx2 fma avx512f avx512_bf16", "sse2"):
+        table = host_tiles(CPUINFO.format(flags=flags))
+        assert miscompiled_tiles(table, frozenset(flags.split()) | {"fpu", "sse2", "avx2"}) == ()

@@ -10,6 +10,14 @@
 // RUN: %convopt --lower-conv-bwd --backend-legal-ops= --matmul-tiles=avx512 %s | FileCheck %s --check-prefix=DECOMPOSED
 // RUN: %convopt --lower-conv-bwd %s | FileCheck %s --check-prefix=DEFAULT
 // RUN: %convopt --lower-conv-bwd --matmul-tiles=none %s | FileCheck %s --check-prefix=DEFAULT
+// For an AVX-512 device the same tiles; for an AVX2 one they are refused: IREE
+// 3.13 computes wrong results for mmt4d tiles of 16 columns on a CPU without
+// AVX-512 (test/fuzz/packed_sweep.py); for a GPU they make no sense.
+// RUN: %convopt --lower-conv-bwd --matmul-tiles=avx512 --device=avx512 %s | FileCheck %s
+// RUN: not %convopt --lower-conv-bwd --matmul-tiles=avx512 --device=avx2 %s 2>&1 | FileCheck %s --check-prefix=AVX2
+// RUN: not %convopt --lower-conv-bwd --matmul-tiles=avx512 --device=gpu %s 2>&1 | FileCheck %s --check-prefix=GPU
+// AVX2: convopt: error: invalid options for pass 'convopt-decompose-conv-bwd': matmul-tiles: IREE 3.13 computes wrong results for mmt4d tiles of 16 columns on a CPU without AVX-512 (device=avx2); use matmul-tiles=none
+// GPU: convopt: error: invalid options for pass 'convopt-decompose-conv-bwd': matmul-tiles are CPU tiles
 
 // CHECK-LABEL: func.func @main(
 // CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : bf16
