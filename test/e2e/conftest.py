@@ -11,7 +11,16 @@ import os
 import shutil
 
 RESULTS = os.path.join(os.path.dirname(__file__), ".results")
+CACHE = os.path.join(os.path.dirname(__file__), ".cache")
 GEOMEAN_BOUND = 0.9
+
+
+def pytest_configure(config):
+    """The session's compile cache (harness.COMPILE_CACHE), empty at the
+    start: set before the xdist workers start, so they inherit it."""
+    if not hasattr(config, "workerinput"):  # the controller
+        shutil.rmtree(CACHE, ignore_errors=True)
+        os.environ.setdefault("CONVOPT_E2E_CACHE", CACHE)
 
 
 def pytest_sessionstart(session):

@@ -16,6 +16,7 @@ suite is below 0.9 (conftest.py).
 from __future__ import annotations
 
 import dataclasses
+import os
 
 import harness
 import pytest
@@ -80,7 +81,10 @@ def test_numerics_and_efficiency(cfg: harness.Config, path: str) -> None:
 
 # Forced forms over the named matrix: the matmul forms (im2col / col2im) and
 # the named convolutions are checked numerically even where auto would not
-# pick them (small shapes).
+# pick them (small shapes).  make test runs them through IREE on one row per
+# feature (harness.FORM_ROWS, which the interpreter tier runs on every form
+# in seconds, test_interp.py); CONVOPT_E2E_FORMS=all (make test-full, CI) on every row.
+FORM_CONFIGS = [c for c in harness.named_matrix() if os.environ.get("CONVOPT_E2E_FORMS") == "all" or c.name in harness.FORM_ROWS]
 FORMS = {
     "im2col": ("--lower-conv-bwd", "--conv-form=im2col"),
     "im2col-decomposed": ("--lower-conv-bwd", "--backend-legal-ops=", "--conv-form=im2col"),
@@ -89,7 +93,7 @@ FORMS = {
 
 
 @pytest.mark.parametrize("form", sorted(FORMS))
-@pytest.mark.parametrize("cfg", harness.named_matrix(), ids=lambda c: c.name)
+@pytest.mark.parametrize("cfg", FORM_CONFIGS, ids=lambda c: c.name)
 def test_forms(cfg: harness.Config, form: str) -> None:
     outcome = harness.check(cfg, FORMS[form])
     record({"path": form, "name": cfg.name, "errors": outcome.errors, "executed": outcome.executed, "useful": outcome.useful})

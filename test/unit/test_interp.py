@@ -496,13 +496,7 @@ SLOW = {"3d_basic", "3d_groups2", "3d_f16", "2d_transposed_overpadding"}
 of the time): left out of the fast tier; the IREE e2e suite runs them (and
 they passed here on every path when this tier was written)."""
 
-FORM_ROWS = {
-    "2d_basic", "1d_basic", "2d_stride2", "2d_stride3_dilation2", "2d_overpadding_stride2", "2d_kernel1_stride2",
-    "2d_one_nonunit_kernel_dim", "2d_groups2_stride2", "2d_depthwise", "2d_depthwise_multiplier", "1d_groups3",
-    "2d_transposed_stride2_outpad1", "2d_transposed_groups2", "3d_transposed", "2d_mask_weight_only", "2d_f16", "2d_bf16", "2d_f64",
-    "2d_dynamic_all", "1d_dynamic_transposed", "3d_dynamic_everything", "2d_dynamic_everything_groups2",
-}
-"""The rows the forced forms run on: one per feature."""
+FORM_ROWS = harness.FORM_ROWS
 
 
 GENERIC_ROWS = {"2d_basic", "2d_groups2_stride2", "2d_transposed_groups2"}
