@@ -39,7 +39,7 @@ TARGET_CPU_FLAGS = {
 def target_cpu_flags() -> frozenset[str]:
     """The CPU flags of IREE_TARGET_CPU (none known for an unlisted CPU)."""
     if IREE_TARGET_CPU == "host":
-        from convopt.lowering.device import read_host_flags
+        from convopt.lowering.kernel.device import read_host_flags
 
         return read_host_flags()
     return frozenset(TARGET_CPU_FLAGS.get(IREE_TARGET_CPU, ()))
@@ -371,7 +371,7 @@ def _domain(op, shape_of) -> int:
     """Iteration-domain size, from the dims that appear bare in the maps
     (named ops are generalized first by convopt's own tables)."""
     from convopt.ir.affine import AffineDim
-    from convopt.lowering.named import indexing_maps
+    from convopt.lowering.forms.named import indexing_maps
 
     maps = indexing_maps(op)
     extents: dict[int, int] = {}

@@ -83,8 +83,8 @@ def predicted_wrong(cpu: str, tile: tuple[int, int, int]) -> bool:
     MAX_N0_WITHOUT_AVX512 columns for a CPU without avx512f."""
     import harness
 
-    from convopt.lowering.device import read_host_flags
-    from convopt.lowering.packed import MAX_N0_WITHOUT_AVX512
+    from convopt.lowering.kernel.device import read_host_flags
+    from convopt.lowering.kernel.packed import MAX_N0_WITHOUT_AVX512
 
     flags = read_host_flags() if cpu == "host" else frozenset(harness.TARGET_CPU_FLAGS.get(cpu, ()))
     return tile[1] > MAX_N0_WITHOUT_AVX512 and "avx512f" not in flags

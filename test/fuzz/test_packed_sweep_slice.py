@@ -11,8 +11,8 @@ from __future__ import annotations
 import packed_sweep
 import pytest
 
-from convopt.lowering.device import read_host_flags
-from convopt.lowering.packed import MAX_N0_WITHOUT_AVX512
+from convopt.lowering.kernel.device import read_host_flags
+from convopt.lowering.kernel.packed import MAX_N0_WITHOUT_AVX512
 
 needs_avx2 = pytest.mark.skipif(not {"avx2", "fma"} <= read_host_flags(), reason="host cannot run AVX2 code (no avx2/fma in /proc/cpuinfo)")
 

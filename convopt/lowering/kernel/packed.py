@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional
 
-from ..ir.attributes import DenseArrayAttr
-from ..ir.core import Value
-from ..ir.types import FloatType, i32, i64, ranked
+from ...ir.attributes import DenseArrayAttr
+from ...ir.core import Value
+from ...ir.types import FloatType, i32, i64, ranked
 from .device import cpu_flags, read_host_flags
 from .emit import Emitter, ceildiv
 

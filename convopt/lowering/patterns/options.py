@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..ir.core import Operation
-from ..ir.types import ranked
-from ..passes import Pass, PassContext
-from ..rewrite import RewritePattern
-from .device import DEVICES, Device, profile, read_host_flags
-from .packed import AVX512_TILES, TileTable, miscompiled_tiles, read_host_tiles
-from .request import DEFAULT_CHOICES, Form, KernelChoices, MatmulTiles, Peel
+from ...ir.core import Operation
+from ...ir.types import ranked
+from ...passes import Pass, PassContext
+from ...rewrite import RewritePattern
+from ..kernel.device import DEVICES, Device, profile, read_host_flags
+from ..kernel.packed import AVX512_TILES, TileTable, miscompiled_tiles, read_host_tiles
+from ..kernel.request import DEFAULT_CHOICES, Form, KernelChoices, MatmulTiles, Peel
 
 ERASE_DEAD = False
 """Whether the kernel passes erase the pure ops their rewrites leave unused
