@@ -152,3 +152,37 @@ func.func @batch0_spatial0_kernel0(%go: !torch.vtensor<[0,4,2,8],f16>, %x: !torc
   %r:3 = torch.aten.convolution_backward %go, %x, %w, %l0, %l2, %l4, %l5, %transposed, %l6, %int1, %mask : !torch.vtensor<[0,4,2,8],f16>, !torch.vtensor<[0,2,0,5],f16>, !torch.vtensor<[4,2,1,0],f16>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int, !torch.list<bool> -> !torch.vtensor<[0,2,0,5],f16>, !torch.vtensor<[4,2,1,0],f16>, !torch.vtensor<[4],f16>
   return %r#0, %r#1, %r#2 : !torch.vtensor<[0,2,0,5],f16>, !torch.vtensor<[4,2,1,0],f16>, !torch.vtensor<[4],f16>
 }
+
+// -----
+
+// Dynamic channels (a weight [?,?,3,3]): grad_bias takes grad_output's
+// channels, grad_weight the weight's sizes.
+// CHECK-LABEL: func.func @batch0_dynamic_channels(
+// CHECK-SAME:      %[[GO:.*]]: tensor<0x?x5x5xf32>, %[[X:.*]]: tensor<0x?x5x5xf32>, %[[W:.*]]: tensor<?x?x3x3xf32>)
+// CHECK-DAG:   %[[C:.*]] = tensor.dim %[[X]], %c1 : tensor<0x?x5x5xf32>
+// CHECK-DAG:   %[[GI:.*]] = tensor.empty(%[[C]]) : tensor<0x?x5x5xf32>
+// CHECK-DAG:   %[[F:.*]] = tensor.dim %[[W]], %c0 : tensor<?x?x3x3xf32>
+// CHECK-DAG:   %[[CB:.*]] = tensor.dim %[[W]], %c1 : tensor<?x?x3x3xf32>
+// CHECK:       %[[EW:.*]] = tensor.empty(%[[F]], %[[CB]]) : tensor<?x?x3x3xf32>
+// CHECK:       %[[GW:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[EW]] : tensor<?x?x3x3xf32>)
+// CHECK:       %[[FB:.*]] = tensor.dim %[[GO]], %c1 : tensor<0x?x5x5xf32>
+// CHECK:       %[[EB:.*]] = tensor.empty(%[[FB]]) : tensor<?xf32>
+// CHECK:       %[[GB:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[EB]] : tensor<?xf32>)
+// CHECK:       return %[[GI]], %[[GW]], %[[GB]]
+func.func @batch0_dynamic_channels(%go: !torch.vtensor<[0,?,5,5],f32>, %x: !torch.vtensor<[0,?,5,5],f32>, %w: !torch.vtensor<[?,?,3,3],f32>) -> (!torch.vtensor<[0,?,5,5],f32>, !torch.vtensor<[?,?,3,3],f32>, !torch.vtensor<[?],f32>) {
+  %int6 = torch.constant.int 6
+  %l0 = torch.prim.ListConstruct %int6 : (!torch.int) -> !torch.list<int>
+  %int1 = torch.constant.int 1
+  %l2 = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %l4 = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %l5 = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %int0 = torch.constant.int 0
+  %l6 = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %transposed = torch.constant.bool false
+  %int2 = torch.constant.int 2
+  %t = torch.constant.bool true
+  %f = torch.constant.bool false
+  %mask = torch.prim.ListConstruct %t, %t, %t : (!torch.bool, !torch.bool, !torch.bool) -> !torch.list<bool>
+  %r:3 = torch.aten.convolution_backward %go, %x, %w, %l0, %l2, %l4, %l5, %transposed, %l6, %int2, %mask : !torch.vtensor<[0,?,5,5],f32>, !torch.vtensor<[0,?,5,5],f32>, !torch.vtensor<[?,?,3,3],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int, !torch.list<bool> -> !torch.vtensor<[0,?,5,5],f32>, !torch.vtensor<[?,?,3,3],f32>, !torch.vtensor<[?],f32>
+  return %r#0, %r#1, %r#2 : !torch.vtensor<[0,?,5,5],f32>, !torch.vtensor<[?,?,3,3],f32>, !torch.vtensor<[?],f32>
+}
