@@ -94,6 +94,11 @@ class Config:
                 out.append((n + 2 * p - d * (k - 1) - 1) // s + 1)
         return tuple(out)
 
+    @property
+    def empty(self) -> bool:
+        """A size-0 dim somewhere: PyTorch computes nothing (zeros / empty results)."""
+        return 0 in (self.batch, self.cin, self.cout, *self.spatial, *self.kernel)
+
     def valid(self) -> bool:
         return all(o >= 1 for o in self.output_spatial()) and self.cin % self.groups == 0 and self.cout % self.groups == 0
 
@@ -505,6 +510,22 @@ def named_matrix() -> list[Config]:
         C("2d_dynamic_channels", dynamic=("channels",), groups=2, cin=4, cout=6, stride=2, spatial=8),
         C("2d_batch1", batch=1),
         C("2d_batch3", batch=3, stride=2, spatial=8),
+        # static size 0: what PyTorch takes (an empty batch or input channels,
+        # then also an empty spatial size or kernel): grad_input empty,
+        # grad_weight and grad_bias zeros (grad_bias even with a non-empty
+        # grad_output); no multiply-adds
+        C("2d_batch0", batch=0, stride=2, spatial=8),
+        C("1d_cin0", 1, cin=0, spatial=9),
+        C("2d_cin0_groups2", cin=0, cout=6, groups=2, stride=2, spatial=8),
+        C("2d_transposed_batch0", transposed=True, batch=0, stride=2, output_padding=1, spatial=5),
+        C("3d_batch0_groups2_bf16", 3, batch=0, groups=2, cin=2, cout=4, spatial=4, dtype="bf16"),
+        C("2d_batch0_spatial0", batch=0, spatial=(0, 5), kernel=1, padding=1),
+        C("1d_transposed_batch0_spatial0", 1, transposed=True, batch=0, spatial=0, padding=1),  # grad_output [0, 6, 0]
+        C("1d_cin0_spatial0", 1, cin=0, spatial=0, kernel=1, padding=2),
+        C("2d_batch0_kernel0", batch=0, kernel=(0, 3)),
+        C("2d_batch0_mask_input_bias_f16", batch=0, mask=(True, False, True), dtype="f16"),
+        C("2d_batch0_dynamic_spatial", batch=0, dynamic=("spatial",), stride=2, spatial=9),
+        C("2d_cin0_dynamic_kernel", cin=0, dynamic=("kernel", "batch"), spatial=6),
     ]
     return rows
 

@@ -30,10 +30,11 @@ convopt:
     PyTorch rejects, convopt lowers               wrong       bug: IR for an invalid op
     PyTorch accepts, convopt rejects              unsupported fine only for what SPEC section 4 lists
                                                               (inconsistent shapes, groups not dividing the
-                                                              channels, integer types; also what PyTorch
-                                                              accepts only under a partial output_mask);
-                                                  spec_gap    mixed element types (SPEC is silent: reported,
-                                                              not a failure); else over_rejected: a bug
+                                                              channels, integer types, mixed element types;
+                                                              also what PyTorch accepts only under a partial
+                                                              output_mask);
+                                                  spec_gap    what SPEC is silent on (reported, not a
+                                                              failure; none now); else over_rejected: a bug
     PyTorch accepts, convopt lowers               numerically checked against PyTorch on those tensors
 
 A wrong declared result type has no PyTorch counterpart; it must be rejected.
@@ -75,7 +76,10 @@ LOCATED = re.compile(r"^(?P<name>.+?):(?P<line>\d+):(?P<col>\d+): error: (?P<msg
 # not follow from the input and weight; PyTorch does not check every one of
 # them, e.g. a wrong grad_output size when only grad_bias is asked for, or a
 # batch mismatch), "groups that do not divide the channels".
-SPEC_UNSUPPORTED = {"go_spatial", "go_channels", "go_batch", "groups_not_dividing", "int_dtype", "go_rank"}
+# And mixed element types (SPEC section 4: a located error, although
+# PyTorch's CPU kernels take f32 grad_output and input with an f16 or bf16
+# weight, every result f32, and bf16 ones with an f32 weight).
+SPEC_UNSUPPORTED = {"go_spatial", "go_channels", "go_batch", "groups_not_dividing", "int_dtype", "go_rank", "dtype_mismatch"}
 
 # PyTorch reads only what the asked-for gradients need (grad_bias: only
 # grad_output; grad_weight: not the weight's values or dtype), so it accepts
@@ -88,13 +92,11 @@ FULL_MASK = (True, True, True)
 
 # Rejected by convopt although PyTorch accepts the call with every result
 # asked for, and SPEC section 4 does not list it: reported (status
-# spec_gap), not counted as a failure, until SPEC decides.  Mixed element
-# types: PyTorch's CPU kernels take f32 grad_output and input with an f16
-# or bf16 weight (every result f32) and bf16 ones with an f32 weight (every
-# result bf16); convopt rejects mixed types.  Empty tensors: PyTorch takes
-# an empty batch or input channels; convopt rejects a static size 0 (its
-# lowerings would emit out-of-bounds slices).
-SPEC_GAP = {"dtype_mismatch", "zero_size"}
+# spec_gap), not counted as a failure, until SPEC decides.  None now: SPEC
+# decided mixed element types (rejected, SPEC_UNSUPPORTED) and empty
+# tensors (lowered: PyTorch's empty batch or input channels are numerically
+# checked, the size-0 dims it rejects must be rejected).
+SPEC_GAP: set[str] = set()
 
 
 # --- a convolution_backward call --------------------------------------------------------------------
@@ -245,7 +247,13 @@ class Call:
         return [r.numpy() for r, m in zip(results, self.mask) if m]
 
     def _torch_args(self) -> list:
-        return [list(self.bias_sizes) if self.bias_sizes is not None else None, list(self.stride), list(self.padding), list(self.dilation),
+        bias = self.bias_sizes
+        if bias is None and 0 in self.x and self.mask[2] and len(self.go) > 1:
+            # PyTorch aborts (std::bad_optional_access) when asked for the
+            # grad_bias of an empty input without bias_sizes; with them it
+            # returns zeros of [grad_output channels], the declared result
+            bias = (self.go[1],)
+        return [list(bias) if bias is not None else None, list(self.stride), list(self.padding), list(self.dilation),
                 self.transposed, list(self.output_padding), self.groups, list(self.mask)]
 
     def device_inputs(self) -> list[np.ndarray]:
@@ -461,10 +469,16 @@ def broken_variant(rng: random.Random, index: int, kind: Optional[str] = None) -
         call = replace(call, mask=(False, False, False))
     elif kind == "kernel_zero":
         call = replace(call, w=_set(call.w, 2 + i, 0))
-    elif kind == "zero_size":  # an empty batch, input or output channels (static)
-        which = rng.choice(["batch", "cin", "cout"])
+    elif kind == "zero_size":  # an empty batch, input or output channels, spatial size (static)
+        which = rng.choice(["batch", "cin", "cout", "spatial", "batch_spatial"])
         if which == "batch":
             call = replace(call, go=_set(call.go, 0, 0), x=_set(call.x, 0, 0))
+        elif which in ("spatial", "batch_spatial"):  # grad_output's size follows (0 if negative)
+            k, s, p, d = call.w[2 + i], call.stride[i], call.padding[i], call.dilation[i]
+            out = -s - 2 * p + d * (k - 1) + call.output_padding[i] + 1 if call.transposed else (2 * p - d * (k - 1) - 1) // s + 1
+            call = replace(call, x=_set(call.x, 2 + i, 0), go=_set(call.go, 2 + i, max(out, 0)))
+            if which == "batch_spatial":
+                call = replace(call, go=_set(call.go, 0, 0), x=_set(call.x, 0, 0))
         elif which == "cin":
             call = replace(call, x=_set(call.x, 1, 0), w=_set(call.w, 0 if call.transposed else 1, 0))
         else:

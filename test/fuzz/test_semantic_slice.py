@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from dataclasses import replace
 
 import pytest
@@ -108,3 +109,22 @@ def test_lowering_what_pytorch_rejects_is_caught(monkeypatch):
     monkeypatch.setattr(semantic, "lower_call", lambda call, path: "func.func @main() {\n  return\n}\n")
     k, call = semantic.broken_variant(random.Random("x"), 0, "stride_nonpositive")
     assert semantic.check_call(call, "direct", kind=k).status == "wrong"
+
+
+def test_empty_tensors_and_mixed_types_are_decided():
+    """SPEC section 4 decides both: a static size 0 PyTorch takes is lowered
+    and equal to PyTorch (status ok), one it rejects is rejected; mixed
+    element types are a located error (unsupported where PyTorch takes them)."""
+    if semantic.numeric_check() is None:
+        pytest.skip("convopt.interp is not available")
+    statuses = {"zero_size": Counter(), "dtype_mismatch": Counter()}
+    for kind, allowed in (("zero_size", ("ok", "rejected", "unsupported")), ("dtype_mismatch", ("rejected", "unsupported"))):
+        for n in range(10):
+            k, call = semantic.broken_variant(random.Random(f"decided:{kind}:{n}"), n, kind)
+            verdict = semantic.torch_verdicts(call, k)
+            for p in semantic.PATHS:
+                o = semantic.check_call(call, p, kind=k, verdict=verdict)
+                statuses[kind][o.status] += 1
+                assert o.status in allowed, (kind, p, o.status, o.detail, semantic._describe_call(call))
+    assert statuses["zero_size"]["ok"] > 0 and statuses["zero_size"]["rejected"] > 0, statuses
+    assert statuses["dtype_mismatch"]["unsupported"] > 0, statuses

@@ -318,6 +318,29 @@ def test_generic_matmul_is_an_einsum():
     np.testing.assert_allclose(run1(text, x, y, z)[0], z + x @ y, rtol=1e-6)
 
 
+def test_size_zero_tensors():
+    """Empty tensors (convolutions with an empty batch or no channels): a
+    matmul over an empty reduction keeps its init, one with an empty output
+    dim gives an empty result, and fill / transpose / empty of a size-0
+    shape are empty arrays of that shape."""
+    mm = generic([("%x", "tensor<3x0xf32>"), ("%y", "tensor<0x5xf32>")], [("%z", "tensor<3x5xf32>")],
+                 ["(d0, d1, d2) -> (d0, d2)", "(d0, d1, d2) -> (d2, d1)", "(d0, d1, d2) -> (d0, d1)"], ["parallel", "parallel", "reduction"], MAC)
+    out0 = generic([("%y", "tensor<0x5xf32>"), ("%v", "tensor<5x2xf32>")], [("%e0", "tensor<0x2xf32>")],
+                   ["(d0, d1, d2) -> (d0, d2)", "(d0, d1, d2) -> (d2, d1)", "(d0, d1, d2) -> (d0, d1)"], ["parallel", "parallel", "reduction"], MAC, result="%r0")
+    body = ("  %e0 = tensor.empty() : tensor<0x2xf32>\n" + mm + "\n" + out0 + "\n  %c = arith.constant 1.5 : f32\n"
+            "  %e1 = tensor.empty() : tensor<2x0xf32>\n"
+            "  %f = linalg.fill ins(%c : f32) outs(%e1 : tensor<2x0xf32>) -> tensor<2x0xf32>\n"
+            "  %e2 = tensor.empty() : tensor<0x2xf32>\n"
+            "  %t = linalg.transpose ins(%f : tensor<2x0xf32>) outs(%e2 : tensor<0x2xf32>) permutation = [1, 0]")
+    text = fn("%x: tensor<3x0xf32>, %y: tensor<0x5xf32>, %z: tensor<3x5xf32>, %v: tensor<5x2xf32>", "tensor<3x5xf32>, tensor<0x2xf32>, tensor<2x0xf32>, tensor<0x2xf32>",
+              body, "%r, %r0, %f, %t")
+    z = np.arange(15, dtype=np.float32).reshape(3, 5)
+    r, r0, f, t = run1(text, np.zeros((3, 0), np.float32), np.zeros((0, 5), np.float32), z, np.ones((5, 2), np.float32))
+    np.testing.assert_array_equal(r, z)
+    assert r0.shape == (0, 2) and f.shape == (2, 0) and t.shape == (0, 2)
+    assert {a.dtype for a in (r, r0, f, t)} == {np.dtype(np.float32)}
+
+
 def test_generic_strided_dilated_conv_map_with_constant_results():
     # out[n, f, o] += x[n, c, 2*o + 3*k] * w[f, c, k, 0]
     g = generic([("%x", "tensor<2x3x13xf32>"), ("%w", "tensor<4x3x2x1xf32>")], [("%z", "tensor<2x4x4xf32>")],

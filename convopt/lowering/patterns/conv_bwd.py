@@ -36,6 +36,7 @@ from ..kernel.relation import Kind, Rel
 from ..kernel.request import DEFAULT_CHOICES, KernelChoices, KernelRequest, accumulator_type
 from ..kernel.roles import A_LAYOUT, B_LAYOUT, W_LAYOUT
 from .conv_spec import CONV_BWD, ConvBackward, read_conv_backward, wanted_results
+from .empty import lower_empty
 from .options import ERASE_DEAD, KernelPass, KernelPattern
 
 
@@ -110,6 +111,9 @@ def lower_conv_backward(op: Operation, rewriter: Rewriter, choices: KernelChoice
     func = op.ancestor("func.func")
     assert func is not None
     em = Emitter(Builder.before(op), func)
+    if cb.empty:
+        lower_empty_backward(op, cb, em, rewriter, stats)
+        return
     acc_type = accumulator_type(spec.dtype)
     x, w, dy = em.to_builtin(cb.input), em.to_builtin(cb.weight), em.to_builtin(cb.grad_output)
     A, B = (x, dy) if spec.transposed else (dy, x)
@@ -141,6 +145,20 @@ def lower_conv_backward(op: Operation, rewriter: Rewriter, choices: KernelChoice
         for name, k in report:
             eff = f"{useful / k.executed:.3f}" if useful and k.executed else "n/a (dynamic shape)"
             stats.append(f"{position_of(op)}: {CONV_BWD} {name}: form={k.form} ops={k.ops} executed_macs={k.executed or 'dynamic'} useful_macs={useful or 'dynamic'} efficiency={eff}")
+    replace_results(op, values, rewriter)
+
+
+def lower_empty_backward(op: Operation, cb: ConvBackward, em: Emitter, rewriter: Rewriter, stats: Optional[list[str]]) -> None:
+    """An empty input: PyTorch's zeros and empty tensors (empty.py)."""
+    values = lower_empty(em, cb, wanted_results(op, cb))
+    for i, value in enumerate(values):
+        like = op.results[i].type
+        if value is not None and isinstance(like, ValueTensorType):
+            values[i] = em.from_builtin(value, like)
+    if stats is not None:
+        for name, value in zip(("grad_input", "grad_weight"), values):
+            if value is not None:
+                stats.append(f"{position_of(op)}: {CONV_BWD} {name}: form=empty ops=0 executed_macs=0 useful_macs=0 efficiency=n/a (empty input)")
     replace_results(op, values, rewriter)
 
 

@@ -15,9 +15,11 @@ from typing import Optional
 from ...diagnostics import ConvoptError, Diagnostic, position_of
 from ...ir.attributes import IntegerAttr
 from ...ir.core import Operation, Value
-from ...ir.types import FloatType, Type, ValueTensorType
+from ...ir.types import FloatType, Type, ValueTensorType, vtensor
 
 SUPPORTED_DTYPES = ("f16", "bf16", "f32", "f64")
+PYTORCH_MIXED = {("f32", "f16"), ("f32", "bf16"), ("bf16", "f32")}
+"""(input, weight) element types that PyTorch's CPU kernels take mixed."""
 
 CONV_BWD = "torch.aten.convolution_backward"
 CONV = "torch.aten.convolution"
@@ -130,6 +132,8 @@ def read_conv(
     wt = _shaped(op, w, "the weight")
     dtype = _dtype(op, xt)
     if wt.dtype != dtype:
+        if (str(xt.dtype), str(wt.dtype)) in PYTORCH_MIXED:
+            raise unsupported(op, f"mixed element types (input {xt.dtype}, weight {wt.dtype}; PyTorch computes them in {xt.dtype}, convopt takes one element type)")
         raise invalid(op, f"expects input and weight of the same element type, got {xt.dtype} and {wt.dtype}")
     nd = len(xt.shape) - 2  # type: ignore[arg-type]
     if nd not in (1, 2, 3):
@@ -171,7 +175,7 @@ def read_conv(
         in_channels = x_channels
     if (in_channels or 0) % groups or (out_channels or 0) % groups:
         raise invalid(op, f"expects groups ({groups}) to divide the input ({in_channels}) and output ({out_channels}) channels")
-    if any(k is not None and k < 1 for k in kernel):
+    if any(k is not None and k < 1 for k in kernel) and not (op.name == CONV_BWD and is_empty(xt)):
         raise invalid(op, "expects a non-empty kernel")
     return ConvSpec(nd, s, p, d, op_pad, transposed, groups, kernel, in_channels, out_channels, dtype)
 
@@ -214,7 +218,9 @@ def check_output_shape(op: Operation, spec: ConvSpec, x: ValueTensorType, y: Val
         if xi is None or yi is None or spec.kernel[i] is None:
             continue
         expected = output_size(spec, i, xi)
-        if expected < 1:
+        if spec.transposed and is_empty(x):  # PyTorch computes nothing: any size <= 0 is an empty one
+            expected = max(expected, 0)
+        elif expected < 1:
             raise invalid(op, f"has an empty output along spatial dim {i} (input size {xi}, kernel {spec.kernel[i]}, padding {spec.padding[i]}, dilation {spec.dilation[i]})")
         if yi != expected:
             raise invalid(op, f"expects {what} size {expected} along spatial dim {i} (input {xi}), got {yi}")
@@ -224,15 +230,37 @@ MAX_KERNEL_TAPS = 1 << 14
 MAX_SPATIAL_SIZE = 1 << 22
 
 
+def is_empty(t: ValueTensorType) -> bool:
+    """A static size 0: no elements, whatever the dynamic sizes are."""
+    return 0 in (t.shape or ())
+
+
+def check_empty(op: Operation, spec: ConvSpec, x: ValueTensorType, w: ValueTensorType, y: ValueTensorType) -> None:
+    """The static size-0 dims PyTorch takes (empty.py lowers them): the
+    input's batch or channels, a spatial size of an input whose batch or
+    channels is 0 too, and then any size of the weight but its first and of
+    grad_output.  The weight needs at least `groups` rows; with an input
+    that is not empty, nothing may be empty."""
+    if w.shape[0] == 0:  # type: ignore[index]
+        raise invalid(op, f"expects a weight of at least {spec.groups} along dim 0 (groups {spec.groups}), got '{w}'")
+    batch_channels = (x.shape or ())[:2]
+    if is_empty(x):
+        if 0 not in batch_channels and None not in batch_channels:
+            raise invalid(op, f"expects a size-0 batch or channel dim with a size-0 spatial dim (PyTorch takes no other empty input), got '{x}'")
+        return
+    for what, t in (("the weight", w), ("grad_output", y)):
+        if is_empty(t):
+            if None in (x.shape or ()):
+                raise unsupported(op, f"a size-0 dim in {what} ('{t}') with an input whose sizes are not all static ('{x}')")
+            raise invalid(op, f"expects {what} to have no size-0 dim when the input has none, got '{t}'")
+
+
 def check_sizes(op: Operation, spec: ConvSpec, x: ValueTensorType, w: ValueTensorType, y: ValueTensorType) -> None:
-    """Sizes the lowerings cannot take: a static size 0 (the slices they
-    emit would be out of bounds, invalid IR), and sizes whose lowering would
-    not finish: the work grows with the kernel's taps (the scatter has an op
-    per tap) and, on the decomposed path, with the spatial sizes (the weight
-    gradient's kernel)."""
-    for what, t in (("the input", x), ("the weight", w), ("grad_output", y)):
-        if 0 in (t.shape or ()):
-            raise unsupported(op, f"empty tensors ({what} has a size-0 dim: '{t}')")
+    """Size-0 dims PyTorch rejects (check_empty), and sizes whose lowering
+    would not finish: the work grows with the kernel's taps (the scatter has
+    an op per tap) and, on the decomposed path, with the spatial sizes (the
+    weight gradient's kernel)."""
+    check_empty(op, spec, x, w, y)
     taps = math.prod(k for k in spec.kernel if k is not None)
     if taps > MAX_KERNEL_TAPS:
         raise unsupported(op, f"a kernel of {taps} taps (at most {MAX_KERNEL_TAPS})")
@@ -251,6 +279,11 @@ class ConvBackward:
     input: Value
     weight: Value
     mask: tuple[bool, bool, bool]
+
+    @property
+    def empty(self) -> bool:
+        """The input has a static size 0 (empty.py: no arithmetic)."""
+        return is_empty(vtensor(self.input.type))
 
 
 def read_conv_backward(op: Operation) -> ConvBackward:

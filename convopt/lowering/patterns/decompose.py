@@ -43,6 +43,7 @@ from ...passes import PassContext
 from ...rewrite import RewritePattern, Rewriter, apply_patterns
 from .conv_bwd import replace_results
 from .conv_spec import CONV_BWD, conv_output_size, read_conv_backward, wanted_results
+from .empty import decompose_empty
 from .legality import TARGETS, describe, target_rejects
 from .options import ERASE_DEAD, KernelPass
 from .torch_emit import TorchEmitter
@@ -61,6 +62,9 @@ def decompose(op: Operation, rewriter: Rewriter) -> None:
     dy_shape = vtensor(dy.type).shape or ()
     kernel = spec.kernel
     wanted = wanted_results(op, cb)
+    if cb.empty:
+        replace_by(op, t, decompose_empty(t, cb, wanted), rewriter)
+        return
     values: list[Optional[Value]] = [None, None, None]
     if wanted[0]:
         if not spec.transposed:
@@ -97,6 +101,11 @@ def decompose(op: Operation, rewriter: Rewriter) -> None:
         values[1] = t.permute(r, [1, 0, *range(2, 2 + nd)])
     if wanted[2]:
         values[2] = t.sum(dy, [0, *range(2, 2 + nd)])
+    replace_by(op, t, values, rewriter)
+
+
+def replace_by(op: Operation, t: TorchEmitter, values: list[Optional[Value]], rewriter: Rewriter) -> None:
+    """Replace op's results by the values t created (cast to the declared types)."""
     for i, v in enumerate(values):
         declared = op.results[i].type
         if v is not None and isinstance(declared, ValueTensorType) and v.type != declared:

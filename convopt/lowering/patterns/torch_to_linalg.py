@@ -7,6 +7,7 @@
     aten.unflatten.int        tensor.expand_shape
     aten.flatten.using_ints   tensor.collapse_shape
     aten.sum.dim_IntList      y[kept...] = sum_{reduced...} x[...]
+    aten.zeros                linalg.fill of zeros (a tensor.empty alone for a size-0 shape)
     tensor_static_info_cast   tensor.cast
 
 Each lowering is a rewrite pattern on its op (torch_to_linalg_patterns: the
@@ -38,6 +39,7 @@ from ..kernel.relation import Kind, Rel
 from ..kernel.request import DEFAULT_CHOICES, KernelChoices, KernelRequest, accumulator_type
 from ..kernel.roles import A_LAYOUT, B_LAYOUT, W_LAYOUT
 from .conv_spec import CONV, ConvSpec, constant_bool, constant_int, constant_list, invalid, is_none, read_conv, unsupported
+from .empty import TORCH_SCALAR_TYPES, zeros_or_empty
 from .options import ERASE_DEAD, KernelPass, KernelPattern
 
 
@@ -286,6 +288,19 @@ def lower_sum(em: Emitter, op: Operation) -> Value:
     return result
 
 
+def lower_zeros(em: Emitter, op: Operation) -> Value:
+    """`aten.zeros` of a float dtype (empty.decompose_empty's form):
+    a fill of zeros, or the `tensor.empty` alone for a size-0 shape."""
+    sizes_op = op.operands[0].owner
+    result = op.results[0].type
+    if len(op.operands) != 5 or not all(is_none(v) for v in op.operands[2:]) or sizes_op is None or sizes_op.name != "torch.prim.ListConstruct":
+        raise unsupported(op, "zeros with a non-constant size list, or a layout, device or pin_memory")
+    sizes = [int_operand(em, v) for v in sizes_op.operands]
+    if not isinstance(result, ValueTensorType) or not isinstance(result.dtype, FloatType) or TORCH_SCALAR_TYPES.get(result.dtype.name) != constant_int(op.operands[1]) or None in sizes:
+        raise unsupported(op, "zeros with sizes that are neither constants nor tensor sizes, or a dtype other than the result's (f16, bf16, f32, f64)")
+    return zeros_or_empty(em, sizes, result.dtype)  # type: ignore[arg-type]
+
+
 def lower_static_info_cast(em: Emitter, op: Operation) -> Value:
     return _builtin(em, op.operands[0])
 
@@ -311,6 +326,7 @@ SHAPE_LOWERINGS: dict[str, Callable[[Emitter, Operation], Value]] = {
     "torch.aten.unflatten.int": lower_unflatten,
     "torch.aten.flatten.using_ints": lower_flatten,
     "torch.aten.sum.dim_IntList": lower_sum,
+    "torch.aten.zeros": lower_zeros,
     "torch.tensor_static_info_cast": lower_static_info_cast,
 }
 
