@@ -14,9 +14,10 @@ text checked next: at most one check per document runs, and one waits.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, TypeVar
+from typing import Any, Optional, TypeVar
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
