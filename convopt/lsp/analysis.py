@@ -104,7 +104,7 @@ class OpReport:
 @dataclass
 class LoweringReport:
     ops: dict[int, OpReport]  # by line
-    errors: list[Diagnostic]
+    errors: list[str]  # the messages of the errors that stopped the lowering
 
 
 _STAT = re.compile(r"(\d+):(\d+): (.*)")
@@ -130,7 +130,7 @@ def lowering_report(name: str, text: str, settings: Settings) -> LoweringReport:
         if m is not None:
             line = int(m.group(1))
             ops.setdefault(line, OpReport(line, int(m.group(2)))).stats.append(m.group(3))
-    return LoweringReport(ops, [d for d in engine.diagnostics if d.severity == "error"])
+    return LoweringReport(ops, [d.message for d in engine.diagnostics if d.severity == "error"])
 
 
 def lowered(name: str, text: str, settings: Settings, function: Optional[str] = None) -> str:
@@ -164,6 +164,15 @@ def lowered(name: str, text: str, settings: Settings, function: Optional[str] = 
         block.ops = [op for op in block.ops if op is found or op.name != "func.func"]
         return print_module(parsed.module, parsed.metadata)
     raise ConvoptError(lines=[f"convopt-lsp: error: no function @{function} in {name}"])
+
+
+def lowered_or_error(name: str, text: str, settings: Settings, function: Optional[str] = None) -> tuple[Optional[str], list[str]]:
+    """`lowered`, or None and the lines of its ConvoptError (for a worker
+    process: the exception itself does not survive pickling)."""
+    try:
+        return lowered(name, text, settings, function), []
+    except ConvoptError as e:
+        return None, e.diagnostics
 
 
 def _function(module: Any, name: str) -> Any:

@@ -5,13 +5,15 @@ commands and code actions (`--lower-conv-bwd`'s output)."""
 
 from __future__ import annotations
 
+import os
+import tempfile
+from pathlib import Path
 from typing import Any, Optional
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from ..diagnostics import ConvoptError
-from .analysis import CONV_BWD, OpReport, lowered
+from .analysis import CONV_BWD, OpReport, lowered_or_error
 from .server import ConvoptServer
 
 SHOW = "convopt.showLoweredIR"
@@ -33,7 +35,7 @@ async def hover(ls: ConvoptServer, params: types.HoverParams) -> Optional[types.
     if op is not None:
         text = hover_text(op)
     elif report.errors:
-        text = f"convopt --lower-conv-bwd stops at an error: {report.errors[0].message}"
+        text = f"convopt --lower-conv-bwd stops at an error: {report.errors[0]}"
     else:
         return None
     return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text), snap.lines.range(column, column + len(CONV_BWD)))
@@ -58,17 +60,33 @@ def _arguments(args: tuple[Any, ...]) -> tuple[str, Optional[str]]:
 
 async def _lowered(ls: ConvoptServer, uri: str, function: Optional[str]) -> tuple[str, Any]:
     snap = ls.snapshot(uri)
-    try:
-        return await ls.run(lowered, snap.name, snap.text, ls.settings, function), snap
-    except ConvoptError as e:
-        raise JsonRpcException(message="\n".join(e.diagnostics), code=REQUEST_FAILED) from None
+    text, error = await ls.run(lowered_or_error, snap.name, snap.text, ls.settings, function)
+    if text is None:
+        raise JsonRpcException(message="\n".join(error), code=REQUEST_FAILED)
+    return text, snap
 
 
 async def show_lowered(ls: ConvoptServer, *args: Any) -> str:
-    """`convopt --lower-conv-bwd` of the document, or of one function."""
+    """`convopt --lower-conv-bwd` of the document, or of one function, as
+    the result; where the client can show documents, also written to a
+    temporary file that the client is asked to open beside the document."""
     uri, function = _arguments(args)
-    text, _ = await _lowered(ls, uri, function)
+    text, snap = await _lowered(ls, uri, function)
+    window = ls.client_capabilities.window
+    if window is not None and window.show_document is not None and window.show_document.support:
+        path = _lowered_path(snap.name, function)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        await ls.window_show_document_async(types.ShowDocumentParams(Path(path).as_uri(), take_focus=False))
     return text
+
+
+def _lowered_path(name: str, function: Optional[str]) -> str:
+    """<tmp>/convopt-lsp/<file>[.<function>].lowered.mlir"""
+    directory = os.path.join(tempfile.gettempdir(), "convopt-lsp")
+    os.makedirs(directory, exist_ok=True)
+    stem = Path(name).name.removesuffix(".mlir") + (f".{function}" if function else "")
+    return os.path.join(directory, f"{stem}.lowered.mlir")
 
 
 async def apply_lowered(ls: ConvoptServer, *args: Any) -> dict[str, Any]:

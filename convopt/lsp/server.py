@@ -1,21 +1,25 @@
 """The language server: documents, the debounced check, and the one worker
-thread that runs convopt.
+process that runs convopt.
 
 Every convopt run (a check, a `--remarks --stats` report, a lowering) goes
-to one worker thread, one at a time (the parser is a module-level Lark
-instance), so the event loop keeps answering requests (definition,
+to one worker process, one at a time (its parser tables loaded once, at
+start-up), so the event loop keeps answering requests (definition,
 references and symbols come from the lexical index, built on the loop)
-while a large document is being checked.  A change restarts the
-document's timer; when it fires, the text of that moment is checked, and
-if the document changed meanwhile the result is dropped and the newest
-text checked next: at most one check per document runs, and one waits.
+while a large document is being checked: a worker thread would share the
+GIL with the loop, and a definition during a check took 2-4x as long
+(bench/lsp.py).  A change restarts the document's timer; when it fires,
+the text of that moment is checked, and if the document changed meanwhile
+the result is dropped and the newest text checked next: at most one check
+per document runs, and one waits.
 """
 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Optional, TypeVar
 
@@ -55,7 +59,7 @@ class ConvoptServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("convopt-lsp", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.settings = Settings()
-        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="convopt")
+        self.worker = _worker()
         self.docs: dict[str, _DocState] = {}
 
     # -- documents -------------------------------------------------------------------
@@ -72,8 +76,17 @@ class ConvoptServer(LanguageServer):
         return snap
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """fn(*args) on the worker thread."""
-        return await asyncio.get_running_loop().run_in_executor(self.worker, fn, *args)
+        """fn(*args) in the worker process (a new one if it died)."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.worker, fn, *args)
+        except BrokenProcessPool:
+            self.window_log_message(types.LogMessageParams(types.MessageType.Error, "convopt-lsp: the worker process died; starting a new one"))
+            self.worker = _worker()
+            return await asyncio.get_running_loop().run_in_executor(self.worker, fn, *args)
+
+    def shutdown(self) -> None:
+        super().shutdown()
+        self.worker.shutdown(wait=False, cancel_futures=True)
 
     def closed(self, uri: str) -> None:
         state = self.docs.pop(uri, None)
@@ -100,7 +113,7 @@ class ConvoptServer(LanguageServer):
         doc = self.workspace.get_text_document(uri)
         version, text, name = doc.version, doc.source, doc.path or uri
         encoding = self.workspace.position_encoding or types.PositionEncodingKind.Utf16
-        future = asyncio.get_running_loop().run_in_executor(self.worker, lsp_diagnostics, uri, name, text, encoding)
+        future = asyncio.ensure_future(self.run(lsp_diagnostics, uri, name, text, encoding))
         future.add_done_callback(lambda f: self._check_done(uri, version, f))
 
     def _check_done(self, uri: str, version: Optional[int], future: asyncio.Future) -> None:
@@ -128,8 +141,18 @@ class ConvoptServer(LanguageServer):
         return await state.report[1]
 
 
+def _worker() -> ProcessPoolExecutor:
+    """One process, started with `spawn` (the server has threads; a fork
+    would copy their locks), that builds the parser before the first job."""
+    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_up)
+
+
+def _warm_up() -> None:
+    check("<warm-up>", "module {\n}\n")
+
+
 def lsp_diagnostics(uri: str, name: str, text: str, encoding: str) -> list[types.Diagnostic]:
-    """What `convopt FILE` reports, as LSP diagnostics (on the worker)."""
+    """What `convopt FILE` reports, as LSP diagnostics (in the worker)."""
     lines = LineMap(text, encoding)
     return [to_lsp(d, lines, uri) for d in check(name, text)]
 

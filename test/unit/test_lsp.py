@@ -121,7 +121,10 @@ def make_client() -> LanguageClient:
 )
 async def client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(
-        types.InitializeParams(capabilities=types.ClientCapabilities(), initialization_options={"debounceMs": 50})
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(show_document=types.ShowDocumentClientCapabilities(support=True))),
+            initialization_options={"debounceMs": 50},
+        )
     )
     lsp_client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(URI, "mlir", 1, DOC)))
     await published(lsp_client, 1)
@@ -283,6 +286,16 @@ async def test_show_lowered_ir(client: LanguageClient):
     one = await execute(client, "convopt.showLoweredIR", URI, "@grads")
     assert one == run_text(alone, Options(pipeline=LOWER), PATH)
     assert "@sum" not in one and "torch.aten.convolution_backward" not in one
+    client.shown_documents.clear()
+
+
+async def test_show_lowered_ir_opens_it_where_the_client_can(client: LanguageClient):
+    """A client that shows documents is asked to open the lowered IR,
+    written to a temporary file."""
+    whole = await execute(client, "convopt.showLoweredIR", URI)
+    [shown] = client.shown_documents
+    assert shown.uri.endswith("/convopt-lsp/lsp-doc.lowered.mlir") and shown.take_focus is False
+    assert Path(shown.uri.removeprefix("file://")).read_text() == whole
 
 
 async def test_apply_lowered_ir(client: LanguageClient):
@@ -316,3 +329,24 @@ async def test_command_on_a_broken_document_fails_with_the_cli_text(client: Lang
     assert cli_error(text) in str(e.value)
     fixed = change(client, where, types.Position(where.line, where.character + 5), "%in")
     assert await published(client, fixed) == []
+
+
+async def test_initialization_options_choose_the_lowering():
+    """initializationOptions are --lower-conv-bwd's flags (bad values are
+    reported and ignored); the report under --target=rocmlir names the
+    decomposed ops and the --stats lines of their convolutions."""
+    from convopt.lsp.analysis import Settings, lowering_report
+
+    settings, problems = Settings.from_options({"target": "rocmlir", "device": "tpu", "debounceMs": 100})
+    assert (settings.target, settings.device, settings.debounce) == ("rocmlir", None, 0.1)
+    assert problems == ["convopt-lsp: device='tpu' ignored (one of cpu, avx2, avx512, gpu, host)"]
+    assert settings.pipeline == default_pipeline(True, False, "rocmlir", None, False, None)
+    legality = ROOT / "test" / "lit" / "convopt-decompose-conv-bwd" / "legality.mlir"
+    report = lowering_report(str(legality), legality.read_text(), settings)
+    log: list[str] = []
+    run_text(legality.read_text(), Options(pipeline=settings.pipeline, split_input_file=True, remarks=True, stats=True), str(legality), log.append)
+    assert sorted(report.ops) == [31, 51, 71, 90]
+    assert report.ops[51].remarks == ["decomposed: 3-D with groups=2 is not legal for target rocmlir"]
+    cli = [line.split(": ", 1)[1].rstrip("\n") for line in log if line.startswith(f"{legality}:51:")]
+    assert report.ops[51].stats == [line for line in cli if not line.startswith("remark")] != []
+    assert all(line.startswith("torch.aten.convolution (") for line in report.ops[51].stats)
