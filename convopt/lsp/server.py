@@ -118,7 +118,7 @@ class ConvoptServer(LanguageServer):
 
     def _check_done(self, uri: str, version: Optional[int], future: asyncio.Future) -> None:
         state = self.docs.get(uri)
-        if state is None:
+        if state is None or future.cancelled():
             return
         state.running = False
         current = self.workspace.get_text_document(uri).version

@@ -132,12 +132,12 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
-async def published(client: LanguageClient, version: int, timeout: float = 30.0) -> list[types.Diagnostic]:
+async def published(client: LanguageClient, version: int, timeout: float = 30.0, uri: str = URI) -> list[types.Diagnostic]:
     """The diagnostics published for this version of the document."""
     deadline = asyncio.get_running_loop().time() + timeout
     while asyncio.get_running_loop().time() < deadline:
         for p in client.published:  # type: ignore[attr-defined]
-            if p.uri == URI and p.version == version:
+            if p.uri == uri and p.version == version:
                 return list(p.diagnostics)
         await asyncio.sleep(0.01)
     raise AssertionError(f"no diagnostics for version {version}")
@@ -191,6 +191,28 @@ async def test_a_syntax_error_and_a_verifier_error(client: LanguageClient):
     assert f"{PATH}:{diag.range.start.line + 1}:{diag.range.start.character + 1}: error: {diag.message}" == cli_error(DOC.replace("return %1 : tensor<f32>", "return %1 : tensor<f32"))
     fixed = change(client, types.Position(line, 0), types.Position(line, len("  return %1 : tensor<f32")), LINES[line])
     assert await published(client, fixed) == []
+
+
+async def test_split_files_and_utf16_columns(client: LanguageClient):
+    """A `// -----` file is checked chunk by chunk, as --split-input-file
+    does (document line numbers); columns are UTF-16 code units (an emoji
+    before the error counts 2), and closing the document clears it."""
+    path = str(ROOT / "test" / "unit" / "lsp-split.mlir")
+    uri = Path(path).as_uri()
+    text = 'func.func @ok() {\n  return\n}\n// -----\nfunc.func @f() -> f32 attributes {s = "\U0001F600"} { return %nope : f32 }\n'
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "mlir", 1, text)))
+    [diag] = await published(client, 1, uri=uri)
+    with pytest.raises(ConvoptError) as e:
+        run_text(text, Options(split_input_file=True), path)
+    line = text.split("\n")[4]
+    assert e.value.diagnostics[0] == f"{path}:5:{line.index('%nope') + 1}: error: {diag.message}"
+    assert diag.range.start == types.Position(4, line.index("%nope") + 1)
+    client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
+    for _ in range(3000):
+        if list(client.diagnostics.get(uri, [diag])) == []:
+            break
+        await asyncio.sleep(0.01)
+    assert list(client.diagnostics[uri]) == []
 
 
 async def test_changes_are_debounced(client: LanguageClient):
