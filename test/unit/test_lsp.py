@@ -199,14 +199,22 @@ async def test_split_files_and_utf16_columns(client: LanguageClient):
     before the error counts 2), and closing the document clears it."""
     path = str(ROOT / "test" / "unit" / "lsp-split.mlir")
     uri = Path(path).as_uri()
-    text = 'func.func @ok() {\n  return\n}\n// -----\nfunc.func @f() -> f32 attributes {s = "\U0001F600"} { return %nope : f32 }\n'
+    text = (
+        'func.func @ok() {\n  return\n}\n// -----\nfunc.func @f() -> f32 attributes {s = "\U0001F600"} { return %nope : f32 }\n'
+        "// -----\nfunc.func @g(%a: f32) {\n  %0 = arith.addf %a, %a : f32\n  %0 = arith.addf %a, %a : f32\n  return\n}\n"
+    )
     client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "mlir", 1, text)))
-    [diag] = await published(client, 1, uri=uri)
+    [diag, redefined] = await published(client, 1, uri=uri)
     with pytest.raises(ConvoptError) as e:
         run_text(text, Options(split_input_file=True), path)
     line = text.split("\n")[4]
     assert e.value.diagnostics[0] == f"{path}:5:{line.index('%nope') + 1}: error: {diag.message}"
     assert diag.range.start == types.Position(4, line.index("%nope") + 1)
+    # the third chunk: its error and note on the document's lines 9 and 8
+    assert f"{path}:9:3: error: {redefined.message}" in e.value.diagnostics
+    assert redefined.range.start == types.Position(8, 2)
+    [note] = redefined.related_information
+    assert (note.message, note.location.range.start) == ("previously defined here", types.Position(7, 2))
     client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
     for _ in range(3000):
         if list(client.diagnostics.get(uri, [diag])) == []:
