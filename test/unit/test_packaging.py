@@ -120,14 +120,16 @@ def test_the_entry_points_work_in_a_fresh_venv(installed):
 
 
 def test_a_lowering_and_a_run_in_the_fresh_venv(installed):
-    """The installed convopt lowers a convolution_backward to the bytes the
-    tree does, convopt-run runs the result, and `import convopt.cli`
-    does not import pygls."""
+    """The installed convopt (and `python -m convopt`) lowers a
+    convolution_backward to the bytes the tree does, convopt-run runs the
+    result, and `import convopt.cli` does not import pygls."""
     _, venv, tmp = installed
     bin_ = venv / "bin"
     lowered = _run([str(bin_ / "convopt"), "--lower-conv-bwd", "-"], tmp, GRADS)
     assert lowered.returncode == 0, lowered.stderr
     assert lowered.stdout == run_text(GRADS, Options(pipeline=default_pipeline(True, False, None, None, False, None)), "<stdin>")
+    as_module = _run([str(bin_ / "python"), "-m", "convopt", "--lower-conv-bwd", "-"], tmp, GRADS)
+    assert (as_module.returncode, as_module.stdout) == (0, lowered.stdout), as_module.stderr
     ran = _run([str(bin_ / "convopt-run"), "-", "--random", "0"], tmp, lowered.stdout)
     assert ran.returncode == 0, ran.stderr
     assert "result #0: tensor<1x2x4x4xf32>" in ran.stdout and "result #1: tensor<2x2x3x3xf32>" in ran.stdout
