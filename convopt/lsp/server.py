@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -144,11 +147,19 @@ class ConvoptServer(LanguageServer):
 def _worker() -> ProcessPoolExecutor:
     """One process, started with `spawn` (the server has threads; a fork
     would copy their locks), that builds the parser before the first job."""
-    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_up)
+    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_up, initargs=(os.getpid(),))
 
 
-def _warm_up() -> None:
+def _warm_up(server_pid: int) -> None:
+    threading.Thread(target=_exit_with, args=(server_pid,), daemon=True).start()
     check("<warm-up>", "module {\n}\n")
+
+
+def _exit_with(server_pid: int) -> None:
+    """End the worker once the server is gone (killed: nobody would stop it)."""
+    while os.getppid() == server_pid:
+        time.sleep(1)
+    os._exit(0)
 
 
 def lsp_diagnostics(uri: str, name: str, text: str, encoding: str) -> list[types.Diagnostic]:
