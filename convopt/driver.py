@@ -388,7 +388,7 @@ def run(options: Options) -> int:
 
 def _run_command(options: Options, timing: Timing) -> int:
     try:  # reject bad options before reading any input
-        with timing.scope("Pipeline parser"):
+        with timing.scope("Pipeline parser") if options.pipeline is not None else NO_TIMING.scope(""):
             passes = check_options(options)
     except ConvoptError as e:
         sys.stderr.write("\n".join(e.diagnostics) + "\n")
