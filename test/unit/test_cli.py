@@ -479,6 +479,8 @@ def test_print_ir_before_and_after_a_pass(two_funcs):
     assert headers == [
         "// -----// IR Dump Before convopt-cleanup ('func.func' operation: @a) //----- //",
         "// -----// IR Dump After convopt-cleanup ('func.func' operation: @a) //----- //",
+        "// -----// IR Dump Before convopt-cleanup ('func.func' operation: @b) //----- //",
+        "// -----// IR Dump After convopt-cleanup ('func.func' operation: @b) //----- //",
     ]
 
 
