@@ -1,10 +1,21 @@
 """What one convopt invocation does, independent of the command line:
 read, split, parse, verify, run the pipeline, print, check diagnostics,
-write the output atomically.
+write the output (atomically: convopt.output).
 
 `run_text` turns the text of one input into the output text or raises
 `ConvoptError`; the command line (`run`) and the Python API
-(`convopt.lower`) both go through it.
+(`convopt.lower`) both go through it.  The pipeline is parsed once
+(`check_options` -> PassManager) into a `Session`, and every buffer (each
+chunk of --split-input-file) goes through the one runner, `run_buffer`:
+
+    torch-mlir stages?  -> frontend stage, convopt (below), linalg stage
+    convopt             -> function by function (convopt.parallel) unless an
+                           option needs the module as a whole or the module
+                           does not split (parallel.Fallback says why), else
+                           the module as a whole
+
+The route and its reason are recorded per buffer (`Session.routes`);
+--mlir-timing prints them, --remarks with --threads != 1 says them.
 """
 
 from __future__ import annotations
@@ -284,7 +295,7 @@ def _sym(op) -> str:
     return getattr(name, "value", "?")
 
 
-def check_options(options: Options) -> Optional[PassManager]:
+def check_options(options: Options, timing: Timing = NO_TIMING) -> Optional[PassManager]:
     """The pipeline parsed into a pass manager (None without one).  Rejects
     a bad pipeline, an unknown pass name for the IR dumps (and
     --torch-mlir-stages without torch_mlir) before any input is read:
@@ -294,7 +305,8 @@ def check_options(options: Options) -> Optional[PassManager]:
     passes = None
     try:
         if options.pipeline is not None:
-            passes = PassManager.parse(options.pipeline)
+            with timing.scope("Pipeline parser"):  # the text, and importing the passes' modules
+                passes = PassManager.parse(options.pipeline)
         for flag, names in (("--mlir-print-ir-before", options.print_ir_before), ("--mlir-print-ir-after", options.print_ir_after)):
             message = unknown_pass_message(names)
             if message is not None:
@@ -388,8 +400,7 @@ def run(options: Options) -> int:
 
 def _run_command(options: Options, timing: Timing) -> int:
     try:  # reject bad options before reading any input
-        with timing.scope("Pipeline parser") if options.pipeline is not None else NO_TIMING.scope(""):
-            passes = check_options(options)
+        passes = check_options(options, timing)
     except ConvoptError as e:
         sys.stderr.write("\n".join(e.diagnostics) + "\n")
         return 1
