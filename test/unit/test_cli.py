@@ -498,3 +498,36 @@ def test_help_lists_the_timing_and_dump_options():
     out = ok(convopt("--help")).decode()
     for option in ("--mlir-timing, --timing", "--mlir-print-ir-before PASS", "--mlir-print-ir-after PASS"):
         assert option in out
+
+
+def test_the_pipeline_is_parsed_once(tmp_path, monkeypatch):
+    """Once per invocation: not again per function on the function-by-function
+    route, nor per chunk of --split-input-file."""
+    import convopt.passes as passes
+    from convopt.driver import Options, run_text
+    from convopt.pipelines import default_pipeline
+
+    calls = []
+    real = passes.parse_pipeline
+    monkeypatch.setattr(passes, "parse_pipeline", lambda text: calls.append(text) or real(text))
+    path = _many_functions(tmp_path, 8)
+    pipeline = default_pipeline(True, False, None, None, False, None)
+    text = path.read_text()
+    out = run_text(text, Options(pipeline=pipeline), str(path))
+    assert calls == [pipeline]
+    assert out.encode() == _whole_module(path)
+    calls.clear()
+    run_text(text + "// -----\n" + text, Options(pipeline=pipeline, split_input_file=True), str(path))
+    assert calls == [pipeline]
+
+
+def test_timing_through_the_api_goes_to_the_log(tmp_path):
+    from convopt.driver import Options, run_text
+
+    logged: list[str] = []
+    out = run_text(SMALL.read_text(), Options(pipeline="builtin.module(func.func(convopt-cleanup))", timing=True), "small.mlir", logged.append)
+    assert out == ok(convopt(CLEANUP, SMALL)).decode()
+    report = "".join(logged)
+    rows = [(depth, name) for _, depth, name in timing_rows(report)]
+    assert rows == [(0, "Parser"), (0, "Verifier"), (0, "'func.func' Pipeline"), (1, "convopt-cleanup"), (1, "Verifier"), (0, "Output"), (0, "Rest"), (0, "Total")]
+    assert report.endswith("  Route: the module as a whole (fell back: 1 function, fewer than 8)\n")
