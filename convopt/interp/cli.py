@@ -68,10 +68,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             _save(args.output, results)
         if args.compare:
             print(compare(args.compare, results, types))
-    except Mismatch as e:
-        print(f"convopt-run: error: {e}", file=sys.stderr)
-        return 1
-    except (OSError, ValueError) as e:
+    except (Mismatch, OSError, ValueError) as e:
         print(f"convopt-run: error: {e}", file=sys.stderr)
         return 1
     if not args.output and not args.compare:
