@@ -111,7 +111,7 @@ def normalize_argv(argv: list[str]) -> list[str]:
     default=1,
     show_default=True,
     metavar="N",
-    help="Process the functions of a large module one by one in N worker processes (0: one per CPU; 1: in this process, which bounds memory); the output is the same bytes as processing the module as a whole.",
+    help="Process the functions of a large module one by one in N worker processes (0: one per CPU; 1: in this process, which bounds memory); the output is the same bytes as processing the module as a whole (--mlir-timing names the route taken and why; with --remarks, N != 1 gets a remark saying why the module went as a whole).",
 )
 @click.option("--verify-each", is_flag=True, help="Verify all of the IR after every pass (default: what each pass changed, and all of it at the end).")
 @click.option("--mlir-timing", "--timing", "mlir_timing", is_flag=True, help="Print the wall time of parsing, verifying, each pass and the output to stderr, in mlir-opt's report layout.")
