@@ -14,12 +14,16 @@ import gc
 import os
 import signal
 import sys
-from typing import Optional
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NoReturn, Optional
 
 import click
 
 from . import __version__
 from .pipelines import default_pipeline
+
+if TYPE_CHECKING:
+    from .driver import Options
 
 SPLIT_MARKER = "// -----"
 
@@ -44,6 +48,10 @@ _LONG_OPTIONS = (
     "torch-mlir-stages",
     "threads",
     "verify-each",
+    "mlir-timing",
+    "timing",
+    "mlir-print-ir-before",
+    "mlir-print-ir-after",
     "version",
     "help",
 )
@@ -103,74 +111,110 @@ def normalize_argv(argv: list[str]) -> list[str]:
     default=1,
     show_default=True,
     metavar="N",
-    help="Process the functions of a large module one by one in N worker processes (0: one per CPU; 1: in this process, which bounds memory); the output is the same bytes as processing the module as a whole.",
+    help="Process the functions of a large module one by one in N worker processes (0: one per CPU; 1: in this process, which bounds memory); the output is the same bytes as processing the module as a whole (--mlir-timing names the route taken and why; with --remarks, N != 1 gets a remark saying why the module went as a whole).",
 )
 @click.option("--verify-each", is_flag=True, help="Verify all of the IR after every pass (default: what each pass changed, and all of it at the end).")
+@click.option("--mlir-timing", "--timing", "mlir_timing", is_flag=True, help="Print the wall time of parsing, verifying, each pass and the output to stderr, in mlir-opt's report layout.")
+@click.option("--mlir-print-ir-before", multiple=True, metavar="PASS", help="Print the IR before each run of the pass PASS to stderr (repeatable, or comma-separated names).")
+@click.option("--mlir-print-ir-after", multiple=True, metavar="PASS", help="Print the IR after each run of the pass PASS to stderr (repeatable, or comma-separated names).")
 @click.version_option(__version__, "--version", prog_name="convopt")
-def main(
-    input_path: str,
-    output_path: str,
-    lower_conv_bwd: bool,
-    decompose_conv_bwd: bool,
-    backend_legal_ops: Optional[str],
-    target: Optional[str],
-    pass_pipeline: Optional[str],
-    list_passes: bool,
-    split_input_file: bool,
-    verify_diagnostics: bool,
-    mlir_print_debuginfo: bool,
-    print_ir_after_all: bool,
-    torch_boundary: bool,
-    remarks: bool,
-    conv_form: Optional[str],
-    matmul_tiles: Optional[str],
-    device: Optional[str],
-    stats: bool,
-    torch_mlir_stages: bool,
-    threads: Optional[int],
-    verify_each: bool,
-) -> None:
+def main(input_path: str, output_path: str, **flags: Any) -> None:
     """Lower torch-mlir's convolution backward to linalg (mlir-opt style).
 
     INPUT is a file of textual MLIR ('-' or nothing for stdin); the result goes
     to stdout unless -o is given.  Without a pass option the input is parsed,
     verified and printed back.
     """
-    from .driver import Options, run
+    from .driver import run
 
-    if list_passes:
+    if flags["list_passes"]:
         from .passes import describe_passes
 
         click.echo(describe_passes(), nl=False)
         return
-    if torch_mlir_stages and not lower_conv_bwd:
-        _usage_error("--torch-mlir-stages applies to --lower-conv-bwd")
-    if torch_mlir_stages and mlir_print_debuginfo:
-        _usage_error("--mlir-print-debuginfo cannot be combined with --torch-mlir-stages (torch-mlir's stages do not keep the input's locations)")
-    if pass_pipeline is not None and (lower_conv_bwd or decompose_conv_bwd):
-        _usage_error("--pass-pipeline cannot be combined with --lower-conv-bwd or --decompose-conv-bwd")
-    if pass_pipeline is None and (lower_conv_bwd or decompose_conv_bwd):
-        pass_pipeline = default_pipeline(lower_conv_bwd, decompose_conv_bwd, target, backend_legal_ops, torch_boundary, conv_form, matmul_tiles, device)
-    elif target is not None or backend_legal_ops is not None or torch_boundary or conv_form is not None or matmul_tiles is not None or device is not None:
-        _usage_error("--target, --backend-legal-ops, --torch-boundary, --conv-form, --matmul-tiles and --device apply to --lower-conv-bwd or --decompose-conv-bwd")
-    options = Options(
+    sys.exit(run(_options(input_path, output_path, _Flags(**flags))))
+
+
+@dataclass(frozen=True)
+class _Flags:
+    """The command line's flags, as click gives them."""
+
+    lower_conv_bwd: bool
+    decompose_conv_bwd: bool
+    backend_legal_ops: Optional[str]
+    target: Optional[str]
+    pass_pipeline: Optional[str]
+    list_passes: bool
+    split_input_file: bool
+    verify_diagnostics: bool
+    mlir_print_debuginfo: bool
+    print_ir_after_all: bool
+    torch_boundary: bool
+    remarks: bool
+    conv_form: Optional[str]
+    matmul_tiles: Optional[str]
+    device: Optional[str]
+    stats: bool
+    torch_mlir_stages: bool
+    threads: Optional[int]
+    verify_each: bool
+    mlir_timing: bool
+    mlir_print_ir_before: tuple[str, ...]
+    mlir_print_ir_after: tuple[str, ...]
+
+
+def _options(input_path: str, output_path: str, f: _Flags) -> Options:
+    """The driver's options for the flags; a usage error (exit 2) for flags
+    that do not go together or name no pass."""
+    from .driver import Options
+
+    return Options(
         input_path=input_path,
         output_path=output_path,
-        pipeline=pass_pipeline,
-        split_input_file=split_input_file,
-        verify_diagnostics=verify_diagnostics,
-        debuginfo=mlir_print_debuginfo,
-        print_ir_after_all=print_ir_after_all,
-        remarks=remarks or verify_diagnostics,
-        stats=stats,
-        torch_mlir_stages=torch_mlir_stages,
-        threads=threads,
-        verify_each=verify_each,
+        pipeline=_pipeline(f),
+        split_input_file=f.split_input_file,
+        verify_diagnostics=f.verify_diagnostics,
+        debuginfo=f.mlir_print_debuginfo,
+        print_ir_after_all=f.print_ir_after_all,
+        remarks=f.remarks or f.verify_diagnostics,
+        stats=f.stats,
+        torch_mlir_stages=f.torch_mlir_stages,
+        threads=f.threads,
+        verify_each=f.verify_each,
+        timing=f.mlir_timing,
+        print_ir_before=_pass_names("--mlir-print-ir-before", f.mlir_print_ir_before),
+        print_ir_after=_pass_names("--mlir-print-ir-after", f.mlir_print_ir_after),
     )
-    sys.exit(run(options))
 
 
-def _usage_error(message: str) -> None:
+def _pipeline(f: _Flags) -> Optional[str]:
+    """The pass pipeline text the flags ask for (None: parse, verify, print)."""
+    if f.torch_mlir_stages and not f.lower_conv_bwd:
+        _usage_error("--torch-mlir-stages applies to --lower-conv-bwd")
+    if f.torch_mlir_stages and f.mlir_print_debuginfo:
+        _usage_error("--mlir-print-debuginfo cannot be combined with --torch-mlir-stages (torch-mlir's stages do not keep the input's locations)")
+    if f.pass_pipeline is not None and (f.lower_conv_bwd or f.decompose_conv_bwd):
+        _usage_error("--pass-pipeline cannot be combined with --lower-conv-bwd or --decompose-conv-bwd")
+    if f.pass_pipeline is None and (f.lower_conv_bwd or f.decompose_conv_bwd):
+        return default_pipeline(f.lower_conv_bwd, f.decompose_conv_bwd, f.target, f.backend_legal_ops, f.torch_boundary, f.conv_form, f.matmul_tiles, f.device)
+    if f.target is not None or f.backend_legal_ops is not None or f.torch_boundary or f.conv_form is not None or f.matmul_tiles is not None or f.device is not None:
+        _usage_error("--target, --backend-legal-ops, --torch-boundary, --conv-form, --matmul-tiles and --device apply to --lower-conv-bwd or --decompose-conv-bwd")
+    return f.pass_pipeline
+
+
+def _pass_names(flag: str, values: tuple[str, ...]) -> tuple[str, ...]:
+    """The pass names of a repeatable, comma-separated flag; a usage error
+    listing the registered passes for a name that is not one."""
+    from .passes import unknown_pass_message
+
+    names = tuple(n.strip() for v in values for n in v.split(",") if n.strip())
+    message = unknown_pass_message(names)
+    if message is not None:
+        _usage_error(f"{flag}: {message}")
+    return names
+
+
+def _usage_error(message: str) -> NoReturn:
     click.echo(f"convopt: error: {message}", err=True)
     sys.exit(2)
 
@@ -181,7 +225,7 @@ def entry() -> None:
     # the process ends; the cyclic collector only walks it again and again
     # (1.75x the run time on large modules, measured in bench/tool.py).
     gc.disable()
-    from .driver import Interrupted
+    from .output import Interrupted
 
     try:
         main.main(args=normalize_argv(sys.argv[1:]), prog_name="convopt", standalone_mode=True)

@@ -1,27 +1,39 @@
 """What one convopt invocation does, independent of the command line:
 read, split, parse, verify, run the pipeline, print, check diagnostics,
-write the output atomically.
+write the output (atomically: convopt.output).
 
 `run_text` turns the text of one input into the output text or raises
 `ConvoptError`; the command line (`run`) and the Python API
-(`convopt.lower`) both go through it.
+(`convopt.lower`) both go through it.  The pipeline is parsed once
+(`check_options` -> PassManager) into a `Session`, and every buffer (each
+chunk of --split-input-file) goes through the one runner, `run_buffer`:
+
+    torch-mlir stages?  -> frontend stage, convopt (below), linalg stage
+    convopt             -> function by function (convopt.parallel) unless an
+                           option needs the module as a whole or the module
+                           does not split (parallel.Fallback says why), else
+                           the module as a whole
+
+The route and its reason are recorded per buffer (`Session.routes`);
+--mlir-timing prints them, --remarks with --threads != 1 says them.
 """
 
 from __future__ import annotations
 
-import contextlib
+import enum
 import os
 import re
-import signal
-import stat
 import sys
-import tempfile
-import threading
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
-from typing import Optional
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Optional
 
 from .diagnostics import ConvoptError, Diagnostic, DiagnosticEngine, SourceFile, verify_expected
+from .output import Interrupted, write_atomically
+from .timing import NO_TIMING, Timing
+
+if TYPE_CHECKING:
+    from .passes import PassManager
 
 SPLIT_LINE = re.compile(r"^// -----", re.MULTILINE)
 OUTPUT_SEPARATOR = "// -----\n"
@@ -45,6 +57,27 @@ class Options:
     torch_mlir_stages: bool = False  # run torch-mlir's frontend stage before the pipeline and its linalg stage after
     threads: Optional[int] = 1  # functions one by one in N processes (0: per CPU, 1: in this process); None: the module as a whole
     verify_each: bool = False  # verify everything after each pass (default: what the pass changed; everything at the end)
+    timing: bool = False  # --mlir-timing: the time report on the log at the end
+    print_ir_before: tuple[str, ...] = ()  # pass names: the IR before each run of them, on the log
+    print_ir_after: tuple[str, ...] = ()  # pass names: the IR after each run of them, on the log
+
+
+class Route(enum.Enum):
+    """How a buffer went through convopt."""
+
+    WHOLE_MODULE = "the module as a whole"
+    PER_FUNCTION = "function by function"
+    TORCH_MLIR_STAGES = "torch-mlir's stages around convopt"
+
+
+@dataclass(frozen=True)
+class RouteTaken:
+    """The route of one buffer and why (for the whole module: why not
+    function by function); --mlir-timing prints it, --remarks with
+    --threads says it at the buffer's first line."""
+
+    route: Route
+    why: str
 
 
 def read_input(path: str) -> tuple[str, bytes]:
@@ -86,35 +119,117 @@ def split_chunks(name: str, text: str) -> list[SourceFile]:
     return chunks
 
 
+@dataclass
+class Session:
+    """One invocation: its options, its pipeline parsed once, where its
+    diagnostics and its side output go, its timers, the routes it took."""
+
+    options: Options
+    passes: Optional[PassManager]
+    engine: DiagnosticEngine
+    log: Log = None
+    timing: Timing = NO_TIMING
+    routes: list[RouteTaken] = field(default_factory=list)
+
+
 def process(source: SourceFile, options: Options, engine: DiagnosticEngine, log: Log = None, allow_empty: bool = False) -> Optional[str]:
     """Parse, verify, transform and print one buffer; None on error (the
     error is in engine).  `allow_empty` (a chunk of --split-input-file)
     makes a buffer without ops an empty module, as mlir-opt does; `log`
-    receives the --stats lines and --print-ir-after-all dumps."""
-    if options.torch_mlir_stages:
+    receives the --stats lines and the IR dumps."""
+    return run_buffer(Session(options, check_options(options), engine, log), source, allow_empty)
+
+
+def run_buffer(session: Session, source: SourceFile, allow_empty: bool = False) -> Optional[str]:
+    """The one runner: torch-mlir's stages around convopt, or convopt alone;
+    convopt goes function by function where it can (same bytes, ~1/3 of the
+    memory) and through the module as a whole otherwise, recording why."""
+    if session.options.torch_mlir_stages:
         from .torch_mlir_stages import process_with_stages
 
-        plain = replace(options, torch_mlir_stages=False)
-        return process_with_stages(source, engine, lambda middle: process(middle, plain, engine, log))
-    # one function at a time (same bytes, ~1/3 of the memory); the whole
-    # module where per-pass output or a full verification after each pass is asked for
-    if options.threads is not None and options.pipeline is not None and not (options.remarks or options.stats or options.print_ir_after_all or options.verify_each):
-        from .parallel import run_parallel
+        session.routes.append(RouteTaken(Route.TORCH_MLIR_STAGES, "--torch-mlir-stages"))
+        with session.timing.scope("torch-mlir stages (frontend, convopt, linalg)"):
+            return process_with_stages(source, session.engine, lambda middle: _convopt(session, middle, False))
+    return _convopt(session, source, allow_empty)
 
-        out = run_parallel(source, options.pipeline, options.threads or None, options.debuginfo)
-        if out is not None:  # None: the module does not split, or a function has a diagnostic
+
+def _convopt(session: Session, source: SourceFile, allow_empty: bool) -> Optional[str]:
+    """convopt on one buffer, per function if it can, else as a whole."""
+    from . import parallel
+
+    why = _whole_module_reason(session, source)
+    if why is None:
+        assert session.passes is not None
+        try:
+            out = parallel.run_parallel(source, session.passes, session.options.threads or None, session.options.debuginfo, session.timing)
+            session.routes.append(RouteTaken(Route.PER_FUNCTION, _workers(session.options.threads)))
             return out
+        except parallel.Fallback as fallback:
+            why = f"fell back: {fallback}"
+    session.routes.append(RouteTaken(Route.WHOLE_MODULE, why))
+    threads = session.options.threads
+    if session.options.remarks and threads not in (None, 1) and session.passes is not None:
+        # --threads asked for processes: say why the module went as a whole
+        message = f"processed as a whole module, not function by function in {_workers(threads)}: {why}"
+        session.engine.emit(Diagnostic("remark", message, source.pos(1, 1)))
+    return _whole_module(session, source, allow_empty)
+
+
+def _whole_module_reason(session: Session, source: SourceFile) -> Optional[str]:
+    """Why the buffer goes as a whole module without trying the functions
+    one by one (the options), or None to try."""
+    from .parallel import static_fallback
+
+    o = session.options
+    if session.passes is None:
+        return "no passes to run"
+    if o.threads is None:
+        return "the caller asked for the module as a whole (threads=None)"
+    needs = [flag for flag, on in _whole_module_flags(o) if on]
+    if not needs:
+        return None
+    reporting = session.timing.enabled or (o.remarks and o.threads != 1)
+    static = static_fallback(source, session.passes) if reporting else None
+    return static or f"{needs[0]} needs the module as a whole"
+
+
+def _whole_module_flags(o: Options) -> list[tuple[str, bool]]:
+    """The options whose output (diagnostics, lines per pass) needs the
+    module as a whole, in the order they are named."""
+    return [
+        ("--verify-diagnostics", o.verify_diagnostics),
+        ("--remarks", o.remarks),
+        ("--stats", o.stats),
+        ("--print-ir-after-all", o.print_ir_after_all),
+        ("--mlir-print-ir-before", bool(o.print_ir_before)),
+        ("--mlir-print-ir-after", bool(o.print_ir_after)),
+        ("--verify-each", o.verify_each),
+    ]
+
+
+def _workers(threads: Optional[int]) -> str:
+    if threads == 1:
+        return "one function at a time in this process"
+    return "one process per CPU" if not threads else f"{threads} processes"
+
+
+def _whole_module(session: Session, source: SourceFile, allow_empty: bool) -> Optional[str]:
+    """Parse, verify, run the pipeline on and print the buffer as one module."""
     from .ir.core import new_module
     from .parser import ParsedFile, _has_content, parse
     from .printer import print_module
     from .verifier import verify
 
+    timing, engine = session.timing, session.engine
     try:
-        parsed = ParsedFile(new_module(source.pos(1, 1))) if allow_empty and not _has_content(source.text) else parse(source)
-        verify(parsed.module)
-        if options.pipeline is not None:
-            run_pipeline(parsed.module, options, engine, log)
-        return print_module(parsed.module, parsed.metadata, options.debuginfo)
+        with timing.scope("Parser"):
+            parsed = ParsedFile(new_module(source.pos(1, 1))) if allow_empty and not _has_content(source.text) else parse(source)
+        with timing.scope("Verifier"):
+            verify(parsed.module)
+        if session.passes is not None:
+            run_pipeline(session, parsed.module)
+        with timing.scope("Output"):
+            return print_module(parsed.module, parsed.metadata, session.options.debuginfo)
     except ConvoptError as e:
         engine.emit(e.diagnostic)
         return None
@@ -128,21 +243,51 @@ def process(source: SourceFile, options: Options, engine: DiagnosticEngine, log:
         return None
 
 
-def run_pipeline(module, options: Options, engine: DiagnosticEngine, log: Log = None) -> None:
-    from .passes import PassContext, run_passes
+def run_pipeline(session: Session, module) -> None:
+    """The session's passes on module, with the IR dumps and --stats lines
+    the options ask for going to the session's log."""
+    from .passes import Instruments, PassContext
 
-    def dump(p, op) -> None:
-        from .printer import Printer
-
-        where = f"('{op.name}' operation: @{_sym(op)})" if op.name == "func.func" else f"('{op.name}' operation)"
-        log(f"// -----// IR Dump After {p.NAME} {where} //----- //\n")  # type: ignore[misc]
-        log(Printer(options.debuginfo).print_module(op))  # type: ignore[misc]
-
-    ctx = PassContext(engine, [] if options.stats else None)
-    run_passes(module, options.pipeline or "", ctx, options.verify_each, dump if options.print_ir_after_all and log is not None else None)
+    o, log = session.options, session.log
+    instruments = Instruments(o.verify_each, timing=session.timing)
+    if log is not None and (o.print_ir_after_all or o.print_ir_before or o.print_ir_after):
+        dumps = _IRDumps(o, log)
+        instruments.before = dumps.before if o.print_ir_before else None
+        instruments.after = dumps.after
+    ctx = PassContext(session.engine, [] if o.stats else None)
+    assert session.passes is not None
+    session.passes.run(module, ctx, instruments)
     if ctx.stats and log is not None:
         for line in ctx.stats:
             log(line + "\n")
+
+
+class _IRDumps:
+    """--print-ir-after-all, --mlir-print-ir-before=PASS and
+    --mlir-print-ir-after=PASS: the op a pass ran on, with mlir-opt's header
+    line, to the log."""
+
+    def __init__(self, options: Options, log: Callable[[str], object]):
+        self.debuginfo = options.debuginfo
+        self.log = log
+        self.before_names = set(options.print_ir_before)
+        self.after_names = set(options.print_ir_after)
+        self.after_all = options.print_ir_after_all
+
+    def before(self, p, op) -> None:
+        if p.NAME in self.before_names:
+            self._dump("Before", p, op)
+
+    def after(self, p, op) -> None:
+        if self.after_all or p.NAME in self.after_names:
+            self._dump("After", p, op)
+
+    def _dump(self, when: str, p, op) -> None:
+        from .printer import Printer
+
+        where = f"('{op.name}' operation: @{_sym(op)})" if op.name == "func.func" else f"('{op.name}' operation)"
+        self.log(f"// -----// IR Dump {when} {p.NAME} {where} //----- //\n")
+        self.log(Printer(self.debuginfo).print_module(op))
 
 
 def _sym(op) -> str:
@@ -150,113 +295,57 @@ def _sym(op) -> str:
     return getattr(name, "value", "?")
 
 
-class Interrupted(BaseException):
-    """SIGTERM or SIGHUP arrived while the `-o` file was being written (the
-    temp file is removed first); the command line then dies of the signal."""
+def check_options(options: Options, timing: Timing = NO_TIMING) -> Optional[PassManager]:
+    """The pipeline parsed into a pass manager (None without one).  Rejects
+    a bad pipeline, an unknown pass name for the IR dumps (and
+    --torch-mlir-stages without torch_mlir) before any input is read:
+    ConvoptError with the `convopt: error:` line."""
+    from .passes import PassManager, PipelineError, unknown_pass_message
 
-    def __init__(self, signum: int):
-        super().__init__(f"interrupted by signal {signum}")
-        self.signum = signum
-
-
-def write_atomically(path: str, text: str) -> None:
-    """Write `path` through a temp file in its directory and os.replace: an
-    interrupted or failed write (SIGINT, SIGTERM, SIGHUP, a full disk)
-    leaves the previous content and no temp file."""
-    if os.path.exists(path) and not os.path.isfile(path):
-        # /dev/null, /dev/stdout, a pipe: write through; renaming over it would replace the device
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-        return
-    directory = os.path.dirname(os.path.abspath(path))
-    tmp: Optional[str] = None
-    with _signals_raise():
-        try:
-            with _signals_blocked():  # no signal between creating the temp file and knowing its name
-                fd, tmp = tempfile.mkstemp(prefix=".convopt-", dir=directory)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-            # mkstemp makes the file private (0600); give it the mode a plain open() would
-            os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode) if os.path.exists(path) else 0o666 & ~_umask())
-            os.replace(tmp, path)
-            tmp = None
-        finally:
-            if tmp is not None and os.path.lexists(tmp):
-                os.unlink(tmp)
-
-
-_TERMINATING = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
-
-
-@contextlib.contextmanager
-def _signals_raise() -> Iterator[None]:
-    """While the temp file exists, SIGTERM and SIGHUP (whose default action
-    kills the process without cleanup) raise Interrupted; SIGINT raises
-    KeyboardInterrupt as usual.  Only on the main thread, and only where the
-    default action is in place (an ignored signal stays ignored, a handler
-    the embedding program installed stays)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum: int, frame: object) -> None:
-        raise Interrupted(signum)
-
-    previous = {}
-    for sig in _TERMINATING:
-        if signal.getsignal(sig) == signal.SIG_DFL:
-            previous[sig] = signal.signal(sig, handler)
+    passes = None
     try:
-        yield
-    finally:
-        for sig, old in previous.items():
-            signal.signal(sig, old)
-
-
-@contextlib.contextmanager
-def _signals_blocked() -> Iterator[None]:
-    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, *_TERMINATING})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)  # a pending signal is handled here, after the name is known
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def check_options(options: Options) -> None:
-    """Reject a bad pipeline (and --torch-mlir-stages without torch_mlir)
-    before any input is read: ConvoptError with the `convopt: error:` line."""
-    from .passes import PipelineError, parse_pipeline
-
-    if options.pipeline is not None:
-        try:
-            parse_pipeline(options.pipeline)
-        except PipelineError as e:
-            raise ConvoptError(lines=[f"convopt: error: {e}"]) from None
+        if options.pipeline is not None:
+            with timing.scope("Pipeline parser"):  # the text, and importing the passes' modules
+                passes = PassManager.parse(options.pipeline)
+        for flag, names in (("--mlir-print-ir-before", options.print_ir_before), ("--mlir-print-ir-after", options.print_ir_after)):
+            message = unknown_pass_message(names)
+            if message is not None:
+                raise PipelineError(f"{flag}: {message}")
+    except PipelineError as e:
+        raise ConvoptError(lines=[f"convopt: error: {e}"]) from None
     if options.torch_mlir_stages:
         from .torch_mlir_stages import require_torch_mlir
 
         require_torch_mlir()
+    return passes
 
 
-def run_text(text: str, options: Options, name: str = "<stdin>", log: Log = None) -> str:
+def run_text(text: str, options: Options, name: str = "<stdin>", log: Log = None, passes: Optional[PassManager] = None, timing: Optional[Timing] = None) -> str:
     """The output text for the input `text` (named `name` in diagnostics).
 
     Everything the command line prints on stderr (diagnostics, remarks,
-    --stats lines, --print-ir-after-all dumps) goes to `log` as it is
-    produced.  When the run fails, raises ConvoptError whose `.diagnostics`
-    are the diagnostic lines of the run, in order."""
-    check_options(options)
-    engine = DiagnosticEngine(remarks=options.remarks)
-    chunks = split_chunks(name, text) if options.split_input_file else [SourceFile(name, text)]
+    --stats lines, IR dumps) goes to `log` as it is produced.  When the run
+    fails, raises ConvoptError whose `.diagnostics` are the diagnostic lines
+    of the run, in order.  `passes`: the pipeline already parsed by
+    check_options (else it is parsed here); `timing`: the timers to add to
+    (else, with options.timing, the report goes to log at the end)."""
+    if passes is None:
+        passes = check_options(options)
+    own_timing = timing is None and options.timing
+    session = Session(options, passes, DiagnosticEngine(remarks=options.remarks), log, Timing() if own_timing else timing or NO_TIMING)
+    try:
+        return _run_chunks(session, split_chunks(name, text) if options.split_input_file else [SourceFile(name, text)])
+    finally:
+        for line in route_notes(session.routes):
+            session.timing.note(line)
+        if own_timing and log is not None:
+            log(session.timing.report())
+
+
+def _run_chunks(session: Session, chunks: list[SourceFile]) -> str:
+    """Run each chunk, report (or, with --verify-diagnostics, check) its
+    diagnostics; the outputs joined by `// -----` lines, or ConvoptError."""
+    options, engine, log = session.options, session.engine, session.log
     outputs: list[str] = []
     lines: list[str] = []
     problems: list[str] = []
@@ -269,7 +358,7 @@ def run_text(text: str, options: Options, name: str = "<stdin>", log: Log = None
 
     for chunk in chunks:
         start = len(engine.diagnostics)
-        out = process(chunk, options, engine, log, allow_empty=options.split_input_file)
+        out = run_buffer(session, chunk, allow_empty=options.split_input_file)
         produced = engine.diagnostics[start:]
         if options.verify_diagnostics:
             problems += verify_expected(chunk, produced)
@@ -290,10 +379,28 @@ def run_text(text: str, options: Options, name: str = "<stdin>", log: Log = None
     return OUTPUT_SEPARATOR.join(outputs)
 
 
+def route_notes(routes: list[RouteTaken]) -> list[str]:
+    """`Route: function by function (...)` lines, one per distinct route and
+    reason, with the number of buffers when more than one took it."""
+    counts: dict[RouteTaken, int] = {}
+    for r in routes:
+        counts[r] = counts.get(r, 0) + 1
+    return [f"Route: {r.route.value} ({r.why})" + (f", {n} buffers" if n > 1 else "") for r, n in counts.items()]
+
+
 def run(options: Options) -> int:
     """Run one invocation of the command line; returns the exit code."""
+    timing = Timing() if options.timing else NO_TIMING
+    try:
+        return _run_command(options, timing)
+    finally:
+        if options.timing:
+            sys.stderr.write(timing.report())
+
+
+def _run_command(options: Options, timing: Timing) -> int:
     try:  # reject bad options before reading any input
-        check_options(options)
+        passes = check_options(options, timing)
     except ConvoptError as e:
         sys.stderr.write("\n".join(e.diagnostics) + "\n")
         return 1
@@ -308,16 +415,24 @@ def run(options: Options) -> int:
         sys.stderr.write("\n".join(e.diagnostics) + "\n")
         return 1
     try:
-        result = run_text(text, options, name, sys.stderr.write)
+        result = run_text(text, options, name, sys.stderr.write, passes=passes, timing=timing)
     except ConvoptError:
         return 1  # its lines went to stderr as they were produced
     try:
-        if options.output_path == "-":
-            sys.stdout.write(result)
-            sys.stdout.flush()
-        else:
-            write_atomically(options.output_path, result)
+        with timing.scope("Output"):
+            _write(options.output_path, result)
     except OSError as e:
         sys.stderr.write(f"convopt: error: could not write output file '{options.output_path}': {e.strerror}\n")
         return 1
     return 0
+
+
+def _write(path: str, text: str) -> None:
+    if path == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        write_atomically(path, text)
+
+
+__all__ = ["ConvoptError", "Interrupted", "Options", "Route", "RouteTaken", "Session", "check_options", "decode", "process", "read_input", "run", "run_buffer", "run_text", "split_chunks", "write_atomically"]

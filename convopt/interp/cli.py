@@ -3,13 +3,21 @@ interpreter, like mlir-cpu-runner without a compiler.
 
     convopt-run FILE.mlir [INPUT.npy ...] [--inputs IN.npz | IN.npy ...] [--entry main] [-o OUT.npz]
     convopt-run FILE.mlir --random 0          # seeded standard-normal inputs
+    convopt-run FILE.mlir --inputs REF.npz --compare REF.npz   # a reference file: arg0.. in, out0.. expected
 
 Inputs are one `.npy` per argument, in order, or one `.npz` whose arrays are
 named after the arguments (`go` for `%go`, or `arg0`, `arg1`, ... by
-position, or numpy's default `arr_0`, ...); they are converted to the
-argument types.  Without `-o` it prints each result's type, shape, dtype, a
-summary and the values; with `-o` it writes them to an `.npz` (`result0`,
-`result1`, ...) or, for one result, an `.npy`.  Errors are MLIR-style
+position, or numpy's default `arr_0`, ...); other arrays in it (`out0`, ...
+of a reference file) are ignored, and named on stderr.  They are converted
+to the argument types.  Without `-o` it prints each result's type, shape,
+dtype, a summary and the values; with `-o` it writes them to an `.npz`
+(`result0`, `result1`, ...) or, for one result, an `.npy`.  `--compare
+REF.npz` checks result #i against REF's `out<i>` instead of printing them:
+
+    error_i = max|result_i - out_i| / max(1, max|out_i|)  <=  TOLERANCE[element type]
+
+(the e2e tests' tolerances; integer results must be equal), exit 1 naming
+the first result over it, else one summary line.  Errors are MLIR-style
 diagnostics on stderr, exit code 1.
 """
 
@@ -24,6 +32,13 @@ import numpy as np
 
 from ..diagnostics import ConvoptError, SourceFile
 
+TOLERANCE = {"f32": 1e-4, "f64": 1e-9, "f16": 2e-2, "bf16": 5e-2}
+"""`--compare`'s relative tolerance per element type: test/e2e/harness.py's."""
+
+
+class Mismatch(Exception):
+    """A result differs from the reference by more than the tolerance."""
+
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="convopt-run", description="Run a function of an MLIR file with convopt's reference interpreter (numpy).")
@@ -33,6 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--entry", default="main", help="the function to run (default: main)")
     p.add_argument("-o", "--output", help="write the results to this .npz (or .npy for one result)")
     p.add_argument("--random", type=int, metavar="SEED", help="no input files: standard-normal inputs from this seed (static shapes only)")
+    p.add_argument("--compare", metavar="REF.npz", help="check result #i against REF's out<i> with the e2e tests' tolerances (exit 1 on a mismatch)")
     return p
 
 
@@ -46,17 +62,71 @@ def main(argv: Optional[list[str]] = None) -> int:
     except (OSError, ValueError) as e:
         print(f"convopt-run: error: {e}", file=sys.stderr)
         return 1
-    if args.output:
-        try:
+    types = _signature(func).results
+    try:
+        if args.output:
             _save(args.output, results)
-        except (OSError, ValueError) as e:
-            print(f"convopt-run: error: {e}", file=sys.stderr)
-            return 1
-    else:
-        types = _signature(func).results
+        if args.compare:
+            print(compare(args.compare, results, types))
+    except (Mismatch, OSError, ValueError) as e:
+        print(f"convopt-run: error: {e}", file=sys.stderr)
+        return 1
+    if not args.output and not args.compare:
         for i, (r, t) in enumerate(zip(results, types)):
             print(_describe(i, r, t))
     return 0
+
+
+def compare(path: str, results: list, types: list) -> str:
+    """The summary line when every result matches REF's out<i> (see the
+    module docstring); Mismatch naming the first that does not, ValueError
+    for a missing or misshaped reference."""
+    with np.load(path) as data:
+        refs = {k: data[k] for k in data.files}
+    worst = []
+    for i, (r, t) in enumerate(zip(results, types)):
+        if f"out{i}" not in refs:
+            raise ValueError(f"{path} has no array out{i} for result #{i} (it holds {', '.join(sorted(refs)) or 'nothing'})")
+        got, ref = np.asarray(r), refs[f"out{i}"]
+        if got.shape != ref.shape:
+            raise Mismatch(f"result #{i} has shape {got.shape}, {path}'s out{i} {ref.shape}")
+        kind, tolerance = _tolerance(t)
+        err = _relative_error(got, ref)
+        if not err <= tolerance:
+            raise Mismatch(f"result #{i} differs from {path}'s out{i}: max error {err:.3g} (relative to max(1, max|out{i}|)) > {tolerance:g} for {kind}")
+        worst.append(f"out{i} {err:.3g}")
+    if f"out{len(results)}" in refs:
+        raise ValueError(f"{path} has out{len(results)}, but the function returns {len(results)} result{'s' if len(results) != 1 else ''}")
+    extra = f" ({', '.join(worst)}; tolerance per element type: {', '.join(f'{k} {v:g}' for k, v in TOLERANCE.items())})" if worst else ""
+    return f"convopt-run: {len(results)} result{'s' if len(results) != 1 else ''} match {path}{extra}"
+
+
+def _tolerance(t: Any) -> tuple[str, float]:
+    """(element type name, relative tolerance): TOLERANCE's for floats, 0 for integers."""
+    from .values import element_type, np_dtype
+
+    name = str(element_type(t))
+    if name in TOLERANCE:
+        return name, TOLERANCE[name]
+    if np_dtype(t).kind in "iub":
+        return name, 0.0
+    raise ValueError(f"--compare: no tolerance for the element type {name}")
+
+
+def _relative_error(got: np.ndarray, ref: np.ndarray) -> float:
+    """max|got - ref| / max(1, max|ref|) in float64; NaN where the reference
+    has none (or the other way round) is an infinite error."""
+    g, e = got.astype(np.float64), ref.astype(np.float64)
+    if not e.size:
+        return 0.0
+    nan_g, nan_e = np.isnan(g), np.isnan(e)
+    if (nan_g != nan_e).any():
+        return float("inf")
+    keep = ~nan_e
+    if not keep.any():
+        return 0.0
+    scale = max(1.0, float(np.max(np.abs(e[keep]))))
+    return float(np.max(np.abs(g[keep] - e[keep]))) / scale
 
 
 def entry() -> None:
@@ -110,16 +180,25 @@ def _inputs(paths: list[str], func, seed: Optional[int]) -> list:
             out.append(rng.standard_normal(shape).astype(np.float64) if np_dtype(t).kind in "fV" else rng.integers(-8, 8, shape))
         return out
     if len(paths) == 1 and paths[0].endswith(".npz"):
-        with np.load(paths[0]) as data:
-            arrays = {k: data[k] for k in data.files}
-        names = _arg_names(func)
-        for keys in (names, [f"arg{i}" for i in range(len(names))], [f"arr_{i}" for i in range(len(names))]):
-            if set(keys) == set(arrays):
-                return [arrays[k] for k in keys]
-        raise ValueError(f"{paths[0]} holds {', '.join(sorted(arrays)) or 'nothing'}; expected the arrays {', '.join(names)} (or arg0, arg1, ...)")
+        return _npz_inputs(paths[0], _arg_names(func))
     if any(p.endswith(".npz") for p in paths):
         raise ValueError("give either one .npz or one .npy per argument")
     return [np.load(p) for p in paths]
+
+
+def _npz_inputs(path: str, names: list[str]) -> list:
+    """The arguments from an .npz: the arrays named after the arguments, or
+    arg0, arg1, ..., or arr_0, arr_1, ... (the first set the file holds all
+    of); the file's other arrays are named on stderr as ignored."""
+    with np.load(path) as data:
+        arrays = {k: data[k] for k in data.files}
+    for keys in (names, [f"arg{i}" for i in range(len(names))], [f"arr_{i}" for i in range(len(names))]):
+        if set(keys) <= set(arrays):
+            ignored = sorted(set(arrays) - set(keys))
+            if ignored:
+                print(f"convopt-run: note: {path}: took {', '.join(keys)}; ignored {', '.join(ignored)}", file=sys.stderr)
+            return [arrays[k] for k in keys]
+    raise ValueError(f"{path} holds {', '.join(sorted(arrays)) or 'nothing'}; expected the arrays {', '.join(names)} (or arg0, arg1, ...)")
 
 
 def _describe(i: int, r: Any, t: Any) -> str:

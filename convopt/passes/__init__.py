@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Optional, Union
 
 from ..diagnostics import ConvoptError, Diagnostic, DiagnosticEngine
 from ..ir.core import Operation
+from ..timing import NO_TIMING, Timing
 
 # name -> "module:Class", imported on first use
 REGISTRY: dict[str, str] = {
@@ -61,6 +62,15 @@ def pass_class(name: str) -> type[Pass]:
         raise PipelineError(f"'{name}' does not refer to a registered pass; registered passes: {', '.join(sorted(REGISTRY))}")
     module_name, _, cls_name = target.partition(":")
     return getattr(importlib.import_module(module_name), cls_name)
+
+
+def unknown_pass_message(names: tuple[str, ...]) -> Optional[str]:
+    """`'x' is not a registered pass; registered passes: ...` for the first
+    name of `names` that is not registered, or None."""
+    for name in names:
+        if name not in REGISTRY:
+            return f"'{name}' is not a registered pass; registered passes: {', '.join(sorted(REGISTRY))}"
+    return None
 
 
 def make_pass(name: str, options: dict[str, str]) -> Pass:
@@ -189,40 +199,91 @@ def _parse_options(text: str, pass_name: str) -> dict[str, str]:
 
 # --- running -------------------------------------------------------------------------------
 
+PassHook = Callable[[Pass, Operation], None]
+
+
+@dataclass
+class Instruments:
+    """What a run does around each pass: verify what it changed (all of the
+    IR with verify_each), call before/after (e.g. the IR dumps), time it."""
+
+    verify_each: bool = False
+    before: Optional[PassHook] = None
+    after: Optional[PassHook] = None
+    timing: Timing = NO_TIMING
+
+
 class PassManager:
-    def __init__(self, entries: list[Entry], after_pass: Optional[Callable[[Pass, Operation], None]] = None):
+    """A pipeline parsed once (`PassManager.parse(text)`), run on any number
+    of modules (each chunk of --split-input-file, each function of the
+    per-function route)."""
+
+    def __init__(self, entries: list[Entry], text: str = ""):
         self.entries = entries
-        self.after_pass = after_pass
+        self.text = text
 
-    def run(self, module: Operation, ctx: PassContext) -> None:
-        self._run_entries(self.entries, module, ctx)
+    @classmethod
+    def parse(cls, text: str) -> PassManager:
+        """Raises PipelineError on a bad pipeline text."""
+        return cls(parse_pipeline(text), text)
 
-    def _run_entries(self, entries: list[Entry], op: Operation, ctx: PassContext) -> None:
+    def passes(self) -> list[Pass]:
+        """Every pass of the pipeline, in order."""
+        out: list[Pass] = []
+        todo = list(self.entries)
+        while todo:
+            entry = todo.pop(0)
+            if isinstance(entry, tuple):
+                todo[:0] = entry[1]
+            else:
+                out.append(entry)
+        return out
+
+    def module_pass(self, per_function: tuple[str, ...] = ()) -> Optional[str]:
+        """The name of the first module pass (not anchored on func.func, and
+        not one of `per_function`, module passes that treat each function on
+        its own), or None when the whole pipeline runs function by function."""
+        for entry in self.entries:
+            if isinstance(entry, tuple) and entry[0] != "func.func":
+                return f"{entry[0]}(...)"
+        for p in self.passes():
+            if p.ANCHOR != "func.func" and p.NAME not in per_function:
+                return p.NAME
+        return None
+
+    def run(self, module: Operation, ctx: PassContext, instruments: Optional[Instruments] = None) -> None:
+        """Run the pipeline on module, verifying after each pass what it
+        changed (everything with verify_each) and everything once at the end."""
+        from ..verifier import verify
+
+        tools = instruments or Instruments()
+        self._run_entries(self.entries, module, ctx, tools)
+        with tools.timing.scope("Verifier"):
+            verify(module)
+
+    def _run_entries(self, entries: list[Entry], op: Operation, ctx: PassContext, tools: Instruments) -> None:
         for entry in entries:
             if isinstance(entry, tuple):
                 anchor, nested = entry
-                for target in _anchored(op, anchor):
-                    self._run_entries(nested, target, ctx)
+                with tools.timing.scope(f"'{anchor}' Pipeline"):
+                    for target in _anchored(op, anchor):
+                        self._run_entries(nested, target, ctx, tools)
                 continue
             for target in _anchored(op, entry.ANCHOR):
-                entry.run(target, ctx)
-                if self.after_pass is not None:
-                    self.after_pass(entry, target)
+                _run_pass(entry, target, ctx, tools)
 
 
-def run_passes(module: Operation, pipeline: str, ctx: PassContext, verify_each: bool = False, after: Optional[Callable[[Pass, Operation], None]] = None) -> None:
-    """Run the pipeline text on module, verifying after each pass what it
-    changed (everything with verify_each) and everything once at the end;
-    after(pass, op) runs after each pass too (e.g. --print-ir-after-all)."""
-    from ..verifier import verify, verify_changed
+def _run_pass(p: Pass, op: Operation, ctx: PassContext, tools: Instruments) -> None:
+    from ..verifier import verify_changed
 
-    def after_pass(p: Pass, op: Operation) -> None:
-        verify_changed(op, full=verify_each)
-        if after is not None:
-            after(p, op)
-
-    PassManager(parse_pipeline(pipeline), after_pass).run(module, ctx)
-    verify(module)
+    if tools.before is not None:
+        tools.before(p, op)
+    with tools.timing.scope(p.NAME):
+        p.run(op, ctx)
+    with tools.timing.scope("Verifier"):
+        verify_changed(op, full=tools.verify_each)
+    if tools.after is not None:
+        tools.after(p, op)
 
 
 def _anchored(op: Operation, anchor: str) -> list[Operation]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import stat
 import threading
 
@@ -364,3 +365,169 @@ def test_threads_fall_back_on_a_diagnostic(tmp_path):
 def test_verify_each_gives_the_same_bytes(tmp_path):
     path = _many_functions(tmp_path, 4)
     assert ok(convopt("--lower-conv-bwd", "--verify-each", str(path))) == ok(convopt("--lower-conv-bwd", str(path)))
+
+
+# --- --mlir-timing, --mlir-print-ir-before/after ----------------------------------------------------
+
+TIMING_ROW = re.compile(r"^  +(-?[0-9]+\.[0-9]{4}) \( *(-?[0-9]+\.[0-9])%\)  ( *)(\S.*)$")
+
+
+def timing_rows(stderr: str) -> list[tuple[float, int, str]]:
+    """(seconds, nesting depth, name) of each row of a --mlir-timing report,
+    after checking mlir-opt's header lines."""
+    lines = stderr.split("\n")
+    top = lines.index("===" + "-" * 73 + "===")
+    assert lines[top + 1] == " " * 25 + "... Execution time report ..." and lines[top + 2] == lines[top]
+    assert re.fullmatch(r"  Total Execution Time: [0-9]+\.[0-9]{4} seconds", lines[top + 3]) and lines[top + 4] == ""
+    assert lines[top + 5] == "  ----Wall Time----  ----Name----"
+    rows = []
+    for line in lines[top + 6 :]:
+        m = TIMING_ROW.match(line)
+        if m is None:
+            break
+        rows.append((float(m.group(1)), len(m.group(3)) // 2, m.group(4)))
+    assert rows[-1][2] == "Total" and rows[-2][2] == "Rest" and f"{rows[-1][0]:.4f}" in lines[top + 3]
+    return rows
+
+
+@pytest.mark.parametrize("flag", ["--mlir-timing", "-mlir-timing", "--timing", "-timing"])
+def test_mlir_timing_report(flag):
+    plain = convopt("--lower-conv-bwd", SMALL)
+    proc = convopt("--lower-conv-bwd", flag, SMALL)
+    assert ok(proc) == ok(plain)  # stdout untouched
+    stderr = no_traceback(proc)
+    assert stderr.startswith("===-") and stderr.endswith("\n")
+    rows = timing_rows(stderr)
+    names = [(depth, name) for _, depth, name in rows]
+    top = [name for depth, name in names if depth == 0]
+    assert top == ["Pipeline parser", "Parser", "Verifier", "'func.func' Pipeline", "convopt-finalize-boundary", "Output", "Rest", "Total"]
+    nested = [name for depth, name in names if depth == 1]
+    assert nested == ["convopt-drop-symbolic-shapes", "Verifier", "convopt-decompose-conv-bwd", "convopt-conv-bwd-to-linalg", "convopt-cleanup"]
+    # the top rows and Rest add up to Total (to the printed 4 digits); a pipeline holds its passes
+    total = rows[-1][0]
+    assert abs(sum(t for t, depth, _ in rows[:-1] if depth == 0) - total) <= 0.0001 * len(rows)
+    pipeline = next(t for t, _, name in rows if name == "'func.func' Pipeline")
+    assert sum(t for t, depth, _ in rows if depth == 1) <= pipeline + 0.0001 * len(rows)
+    assert "  Route: the module as a whole (fell back: 1 function, fewer than 8)\n" in stderr
+
+
+def test_mlir_timing_without_passes_and_on_failure(tmp_path):
+    rows = timing_rows(no_traceback(convopt("--mlir-timing", SMALL)))
+    assert [name for _, _, name in rows] == ["Parser", "Verifier", "Output", "Rest", "Total"]
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("func.func @f() {\n  %0 = arith.addf\n}\n")
+    proc = convopt("--mlir-timing", bad)
+    stderr = no_traceback(proc)
+    assert proc.returncode == 1 and "bad.mlir:2:" in stderr and "Parser" in [name for _, _, name in timing_rows(stderr)]
+
+
+def test_mlir_timing_names_the_route(tmp_path):
+    """Function by function (the default for a large module), in worker
+    processes (their rows are added up), and the fall-back, with its reason."""
+    path = _many_functions(tmp_path, 8)
+    serial = ok(convopt("--lower-conv-bwd", path))
+    for threads, route in (("1", "function by function (one function at a time in this process)"), ("2", "function by function (2 processes)")):
+        proc = convopt("--lower-conv-bwd", "--mlir-timing", "--threads", threads, path)
+        assert ok(proc) == serial
+        stderr = no_traceback(proc)
+        assert f"  Route: {route}\n" in stderr
+        rows = timing_rows(stderr)
+        assert [name for _, d, name in rows if d == 1] == ["convopt-drop-symbolic-shapes", "Verifier", "convopt-decompose-conv-bwd", "convopt-conv-bwd-to-linalg", "convopt-cleanup"]
+        assert next(t for t, _, name in rows if name == "convopt-conv-bwd-to-linalg") > 0
+    proc = convopt("--lower-conv-bwd", "--mlir-timing", "--stats", path)
+    assert "  Route: the module as a whole (--stats needs the module as a whole)\n" in no_traceback(proc)
+    text = path.read_text()
+    line = text.count("\n", 0, text.rindex("func.func", 0, text.index("torch.constant.int 2\n"))) + 1  # the first line of the function broken here
+    path.write_text(text.replace("torch.constant.int 2\n", "torch.constant.int 0\n", 1))
+    proc = convopt("--lower-conv-bwd", "--mlir-timing", path)
+    assert proc.returncode == 1 and f"  Route: the module as a whole (fell back: the function at line {line} has an error)\n" in no_traceback(proc)
+
+
+def test_remarks_say_why_threads_were_not_used(tmp_path):
+    """--threads asked for worker processes; with --remarks the module goes
+    as a whole, and a remark at its first line says so and why."""
+    path = _many_functions(tmp_path, 8)
+    proc = convopt("--lower-conv-bwd", "--remarks", "--threads", "2", path)
+    assert ok(proc) == ok(convopt("--lower-conv-bwd", path))
+    stderr = no_traceback(proc)
+    assert stderr.startswith(f"{path}:1:1: remark: processed as a whole module, not function by function in 2 processes: --remarks needs the module as a whole\n")
+    assert "processed as a whole" not in no_traceback(convopt("--lower-conv-bwd", "--remarks", path))  # --threads=1, the default: no remark
+    few = tmp_path / "few.mlir"
+    few.write_text(SMALL.read_text())
+    assert f"{few}:1:1: remark: processed as a whole module, not function by function in one process per CPU: 1 function, fewer than 8\n" in no_traceback(
+        convopt("--lower-conv-bwd", "--remarks", "--threads=0", few)
+    )
+
+
+def test_print_ir_before_and_after_a_pass(two_funcs):
+    proc = convopt("--lower-conv-bwd", "--mlir-print-ir-before=convopt-conv-bwd-to-linalg", "-mlir-print-ir-after=convopt-conv-bwd-to-linalg,convopt-finalize-boundary", SMALL)
+    assert ok(proc) == ok(convopt("--lower-conv-bwd", SMALL))
+    stderr = no_traceback(proc)
+    headers = [line for line in stderr.split("\n") if "IR Dump" in line]
+    assert headers == [
+        "// -----// IR Dump Before convopt-conv-bwd-to-linalg ('func.func' operation: @main) //----- //",
+        "// -----// IR Dump After convopt-conv-bwd-to-linalg ('func.func' operation: @main) //----- //",
+        "// -----// IR Dump After convopt-finalize-boundary ('builtin.module' operation) //----- //",
+    ]
+    before, after, boundary = stderr.split("// -----// IR Dump")[1:]
+    assert "torch.aten.convolution_backward" in before and "linalg." not in before
+    assert "torch.aten.convolution_backward" not in after and "linalg.generic" in after
+    assert boundary.split("\n", 1)[1] == ok(proc).decode()  # the last pass's output is the module printed
+    # repeatable; a pass that is not in the pipeline prints nothing; with --print-ir-after-all each pass once
+    proc = convopt(CLEANUP, "--mlir-print-ir-before", "convopt-cleanup", "--mlir-print-ir-before=convopt-decompose-conv-bwd", "--mlir-print-ir-after=convopt-cleanup", "--print-ir-after-all", two_funcs)
+    headers = [line for line in no_traceback(proc).split("\n") if "IR Dump" in line]
+    assert headers == [
+        "// -----// IR Dump Before convopt-cleanup ('func.func' operation: @a) //----- //",
+        "// -----// IR Dump After convopt-cleanup ('func.func' operation: @a) //----- //",
+        "// -----// IR Dump Before convopt-cleanup ('func.func' operation: @b) //----- //",
+        "// -----// IR Dump After convopt-cleanup ('func.func' operation: @b) //----- //",
+    ]
+
+
+@pytest.mark.parametrize("flag", ["--mlir-print-ir-after=convopt-cleanup,nope", "-mlir-print-ir-before=canonicalize"])
+def test_print_ir_of_an_unknown_pass_is_a_usage_error(flag):
+    proc = convopt("--lower-conv-bwd", flag, SMALL)
+    stderr = no_traceback(proc)
+    name = flag.split("=", 1)[0].lstrip("-")
+    bad = flag.rsplit("=", 1)[1].split(",")[-1]
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert stderr == f"convopt: error: --{name}: '{bad}' is not a registered pass; registered passes: {', '.join(sorted(REGISTRY))}\n"
+
+
+def test_help_lists_the_timing_and_dump_options():
+    out = ok(convopt("--help")).decode()
+    for option in ("--mlir-timing, --timing", "--mlir-print-ir-before PASS", "--mlir-print-ir-after PASS"):
+        assert option in out
+
+
+def test_the_pipeline_is_parsed_once(tmp_path, monkeypatch):
+    """Once per invocation: not again per function on the function-by-function
+    route, nor per chunk of --split-input-file."""
+    import convopt.passes as passes
+    from convopt.driver import Options, run_text
+    from convopt.pipelines import default_pipeline
+
+    calls = []
+    real = passes.parse_pipeline
+    monkeypatch.setattr(passes, "parse_pipeline", lambda text: calls.append(text) or real(text))
+    path = _many_functions(tmp_path, 8)
+    pipeline = default_pipeline(True, False, None, None, False, None)
+    text = path.read_text()
+    out = run_text(text, Options(pipeline=pipeline), str(path))
+    assert calls == [pipeline]
+    assert out.encode() == _whole_module(path)
+    calls.clear()
+    run_text(text + "// -----\n" + text, Options(pipeline=pipeline, split_input_file=True), str(path))
+    assert calls == [pipeline]
+
+
+def test_timing_through_the_api_goes_to_the_log(tmp_path):
+    from convopt.driver import Options, run_text
+
+    logged: list[str] = []
+    out = run_text(SMALL.read_text(), Options(pipeline="builtin.module(func.func(convopt-cleanup))", timing=True), "small.mlir", logged.append)
+    assert out == ok(convopt(CLEANUP, SMALL)).decode()
+    report = "".join(logged)
+    rows = [(depth, name) for _, depth, name in timing_rows(report)]
+    assert rows == [(0, "Parser"), (0, "Verifier"), (0, "'func.func' Pipeline"), (1, "convopt-cleanup"), (1, "Verifier"), (0, "Output"), (0, "Rest"), (0, "Total")]
+    assert report.endswith("  Route: the module as a whole (fell back: 1 function, fewer than 8)\n")

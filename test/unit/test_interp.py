@@ -864,3 +864,51 @@ def test_cli_random_inputs_as_a_module():
     proc = subprocess.run([sys.executable, "-m", "convopt.interp.cli", "-", "--random", "3"], input=SMALL, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "result #1: tensor<2xf32>" in proc.stdout
+
+
+def test_cli_takes_the_arguments_of_a_reference_file_and_compares(tmp_path, capsys):
+    """A PyTorch-side reference file (arg0.., out0..): the args are taken, the
+    others named as ignored; --compare checks the results with the e2e
+    tolerances, relative to max(1, max|ref|)."""
+    src = tmp_path / "f.mlir"
+    src.write_text(SMALL)
+    a, b = np.ones((2, 3), np.float32), np.arange(6, dtype=np.float32).reshape(2, 3)
+    ref = tmp_path / "ref.npz"
+    np.savez(ref, arg0=a, arg1=b, out0=a + b, out1=np.array([1.0, 2.0], np.float32))
+    assert interp_cli.main([str(src), "--inputs", str(ref), "--compare", str(ref)]) == 0
+    captured = capsys.readouterr()
+    assert f"{ref}: took arg0, arg1; ignored out0, out1" in captured.err
+    assert captured.out == f"convopt-run: 2 results match {ref} (out0 0, out1 0; tolerance per element type: f32 0.0001, f64 1e-09, f16 0.02, bf16 0.05)\n"
+    # within f32's 1e-4 of max(1, max|out0|) = 6: passes; just over: fails, naming the result and the error
+    near, far = tmp_path / "near.npz", tmp_path / "far.npz"
+    np.savez(near, out0=a + b + np.float32(5e-4), out1=np.array([1.0, 2.0], np.float32))
+    np.savez(far, out0=a + b, out1=np.array([1.0, 2.0 + 4e-4], np.float32))  # 4e-4 / max(1, 2.0004) = 2e-4
+    assert interp_cli.main([str(src), "--inputs", str(ref), "--compare", str(near)]) == 0
+    assert "out0 8.3" in capsys.readouterr().out  # (6 + 5e-4 in f32 - 6) / 6
+    assert interp_cli.main([str(src), "--inputs", str(ref), "--compare", str(far)]) == 1
+    err = capsys.readouterr().err
+    assert f"convopt-run: error: result #1 differs from {far}'s out1: max error 0.0002 (relative to max(1, max|out1|)) > 0.0001 for f32" in err
+
+
+def test_cli_compare_refuses_what_it_cannot_check(tmp_path, capsys):
+    src = tmp_path / "f.mlir"
+    src.write_text(SMALL)
+    a = np.ones((2, 3), np.float32)
+    np.savez(tmp_path / "in.npz", a=a, b=a)
+    cases = {
+        "missing.npz": ({"out0": a * 2}, "has no array out1 for result #1 (it holds out0)"),
+        "shape.npz": ({"out0": a.T * 2, "out1": np.ones(2, np.float32)}, "result #0 has shape (2, 3), "),
+        "extra.npz": ({"out0": a * 2, "out1": np.array([1.0, 2.0], np.float32), "out2": a}, "has out2, but the function returns 2 results"),
+        "nan.npz": ({"out0": a * 2, "out1": np.array([1.0, np.nan], np.float32)}, "max error inf"),
+    }
+    for name, (arrays, message) in cases.items():
+        np.savez(tmp_path / name, **arrays)
+        assert interp_cli.main([str(src), "--inputs", str(tmp_path / "in.npz"), "--compare", str(tmp_path / name)]) == 1, name
+        assert message in capsys.readouterr().err, name
+
+
+def test_cli_compare_tolerances_are_the_e2e_ones():
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
+    import harness
+
+    assert interp_cli.TOLERANCE == harness.TOLERANCE

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from unit_helpers import INPUTS, REPO, convopt
 
-from convopt import driver
+from convopt import output
 
 PREVIOUS = b"previous content\n"
 SOURCE = INPUTS / "conv1d_conv3d.mlir"  # ~60 kB of output with --lower-conv-bwd
@@ -225,9 +225,9 @@ def test_failing_write_keeps_previous_content(tmp_path, monkeypatch):
         def __exit__(self, *exc):
             return self.f.__exit__(*exc)
 
-    monkeypatch.setattr(driver.os, "fdopen", lambda *a, **k: Full(real_fdopen(*a, **k)))
+    monkeypatch.setattr(output.os, "fdopen", lambda *a, **k: Full(real_fdopen(*a, **k)))
     with pytest.raises(OSError, match="No space left"):
-        driver.write_atomically(str(out), "new content\n" * 1000)
+        output.write_atomically(str(out), "new content\n" * 1000)
     assert out.read_bytes() == PREVIOUS
     assert listing(tmp_path) == ["out.mlir"]
 
@@ -239,9 +239,9 @@ def test_failing_rename_keeps_previous_content(tmp_path, monkeypatch):
     def fail(a, b):
         raise OSError(errno.EXDEV, "Invalid cross-device link")
 
-    monkeypatch.setattr(driver.os, "replace", fail)
+    monkeypatch.setattr(output.os, "replace", fail)
     with pytest.raises(OSError):
-        driver.write_atomically(str(out), "new\n")
+        output.write_atomically(str(out), "new\n")
     assert out.read_bytes() == PREVIOUS
     assert listing(tmp_path) == ["out.mlir"]
 
@@ -253,9 +253,9 @@ def test_interrupt_inside_the_write_removes_the_temp_file(tmp_path, monkeypatch)
     def interrupted(a, b):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(driver.os, "replace", interrupted)
+    monkeypatch.setattr(output.os, "replace", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        driver.write_atomically(str(out), "new\n")
+        output.write_atomically(str(out), "new\n")
     assert out.read_bytes() == PREVIOUS
     assert listing(tmp_path) == ["out.mlir"]
 
@@ -268,9 +268,9 @@ def test_sigterm_handler_only_during_the_write(tmp_path, monkeypatch):
         seen.append(signal.getsignal(signal.SIGTERM))
         real_replace(a, b)
 
-    monkeypatch.setattr(driver.os, "replace", replace)
+    monkeypatch.setattr(output.os, "replace", replace)
     before = signal.getsignal(signal.SIGTERM)
-    driver.write_atomically(str(tmp_path / "out.mlir"), "x\n")
+    output.write_atomically(str(tmp_path / "out.mlir"), "x\n")
     assert signal.getsignal(signal.SIGTERM) == before
     if before == signal.SIG_DFL:
         assert seen and seen[0] not in (signal.SIG_DFL, signal.SIG_IGN)
@@ -283,7 +283,7 @@ def test_write_from_another_thread(tmp_path):
 
     def work():
         try:
-            driver.write_atomically(str(tmp_path / "out.mlir"), "y\n")
+            output.write_atomically(str(tmp_path / "out.mlir"), "y\n")
         except BaseException as e:  # noqa: BLE001
             errors.append(e)
 
@@ -298,14 +298,14 @@ def test_modes(tmp_path):
     new = tmp_path / "new.mlir"
     mask = os.umask(0o022)
     try:
-        driver.write_atomically(str(new), "a\n")
+        output.write_atomically(str(new), "a\n")
     finally:
         os.umask(mask)
     assert stat.S_IMODE(new.stat().st_mode) == 0o644
     old = tmp_path / "old.mlir"
     old.write_text("b\n")
     old.chmod(0o640)
-    driver.write_atomically(str(old), "c\n")
+    output.write_atomically(str(old), "c\n")
     assert stat.S_IMODE(old.stat().st_mode) == 0o640 and old.read_text() == "c\n"
 
 
