@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..diagnostics import ConvoptError, Diagnostic, DiagnosticEngine, SourceFile
-from ..driver import SPLIT_LINE, Options, process, run_pipeline, run_text, split_chunks
+from ..driver import SPLIT_LINE, Options, Session, check_options, process, run_pipeline, run_text, split_chunks
 from ..pipelines import default_pipeline
 
 CONV_BWD = "torch.aten.convolution_backward"
@@ -156,7 +156,8 @@ def lowered(name: str, text: str, settings: Settings, function: Optional[str] = 
             continue
         verify(parsed.module)
         engine = DiagnosticEngine()
-        run_pipeline(parsed.module, Options(pipeline=settings.pipeline), engine)
+        options = Options(pipeline=settings.pipeline)
+        run_pipeline(Session(options, check_options(options), engine), parsed.module)
         errors = [d for d in engine.diagnostics if d.severity == "error"]
         if errors:
             raise ConvoptError(errors[0], lines=[line for d in errors for line in d.render().split("\n")])
