@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -26,9 +27,10 @@ from convopt.ir.affine import AffineConst, AffineExpr, AffineMap, d
 from convopt.ir.core import Value
 from convopt.lowering.forms import registry
 from convopt.lowering.forms.generic_form import multiply_add, tile_maps
+from convopt.lowering.kernel.device import PROFILES, Device
 from convopt.lowering.kernel.emit import Emitter
-from convopt.lowering.kernel.relation import Kind
-from convopt.lowering.kernel.request import KernelRequest, KernelStats
+from convopt.lowering.kernel.relation import Kind, Rel
+from convopt.lowering.kernel.request import KernelChoices, KernelRequest, KernelStats
 from convopt.lowering.kernel.tiles import KernelPlan, Tile, emit_tiled
 from convopt.lowering.patterns.options import KernelPass
 
@@ -152,6 +154,41 @@ def test_builtin_forms_register_themselves():
     assert forms[-1].name == registry.FALLBACK
     for name in registry.BUILTIN:
         assert registry.form(name).name == name and registry.form(name).kinds == frozenset(Kind)
+
+
+def request(kind: Kind, n: int, g: int, ca: int, cb: int, rels: list[Rel], form: str = "auto", channels_last: bool = True) -> KernelRequest:
+    """A request as the choice sees it (no IR: the checks read only sizes)."""
+    device = replace(PROFILES[Device.CPU], channels_last=channels_last)
+    roles = {"n": n, "g": g, "ca": ca, "cb": cb}
+    return KernelRequest(kind, (None, None), ((), ()), (), rels, roles, [r.Ns for r in rels], None, KernelChoices(form=form, device=device))  # type: ignore[arg-type]
+
+
+SAME_3X3 = [Rel(S=1, D=1, P=1, K=3, Ns=56, Nb=56)] * 2
+STRIDED = [Rel(S=2, D=1, P=1, K=3, Ns=28, Nb=56)] * 2
+
+
+@pytest.mark.parametrize(
+    "req, chosen",
+    [
+        (request(Kind.WEIGHT, 8, 32, 1, 1, SAME_3X3), "named"),  # depthwise: channels-last
+        (request(Kind.WEIGHT, 8, 32, 1, 1, SAME_3X3, channels_last=False), "generic"),  # not on this profile, no matrix
+        (request(Kind.SCATTER, 8, 1, 64, 64, SAME_3X3), "named"),  # dense stride-1 scatter: channels-last
+        (request(Kind.GATHER, 8, 1, 64, 64, STRIDED), "im2col"),  # large strided gather
+        (request(Kind.GATHER, 1, 1, 2, 2, STRIDED), "generic"),  # too small to pay for im2col's copies
+        (request(Kind.GATHER, 8, 1, 64, 64, [Rel(S=2, D=1, P=1, K=3, Ns=28, Nb=56), Rel(S=2, D=1, P=1, K=3, Ns=28, Nb=56)], form="named"), "named"),
+        (request(Kind.GATHER, 8, 2, 4, 4, [Rel(S=1, D=1, P=1, K=3, Ns=8, Nb=8)] * 3, form="named"), "generic"),  # no 3-D grouped named op
+        (request(Kind.WEIGHT, 8, 32, 1, 1, STRIDED, form="im2col"), "generic"),  # depthwise: no matrix
+        (request(Kind.GATHER, 1, 1, 2, 2, STRIDED, form="im2col"), "im2col"),  # forced: small is fine
+    ],
+)
+def test_the_choice_walks_the_registry(req, chosen):
+    assert registry.choose(req).name == chosen
+
+
+def test_a_form_serves_only_its_kernels(toy, monkeypatch):
+    monkeypatch.setitem(registry._FORMS, "toy", TOY._replace(kinds=frozenset({Kind.GATHER})))
+    assert registry.choose(request(Kind.GATHER, 1, 1, 2, 2, STRIDED, form="toy")).name == "toy"
+    assert registry.choose(request(Kind.SCATTER, 1, 1, 2, 2, STRIDED, form="toy")).name == "generic"
 
 
 def test_a_registered_form_is_a_choice_everywhere(toy):
