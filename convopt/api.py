@@ -21,10 +21,10 @@ from typing import Any, Optional, Union
 
 from .diagnostics import ConvoptError
 from .driver import Options, decode, run_text
+from .lowering.forms import registry as forms
 from .pipelines import default_pipeline
 
 TARGETS = ("linalg", "rocmlir")
-CONV_FORMS = ("auto", "generic", "named", "im2col")
 MATMUL_TILES = ("none", "avx512", "host")
 DEVICES = ("cpu", "avx2", "avx512", "gpu", "host")
 _OP_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
@@ -58,9 +58,11 @@ def lower(
     (plain linalg.matmul), "avx512" or "host" (CPU-specific linalg.mmt4d
     tiles for large bf16/f32 matmuls).  `device` (`--device`): the class of
     machine the IR is built for, "cpu" (any x86-64 CPU), "avx2", "avx512",
-    "gpu" or "host".  `name` is the file name in diagnostics."""
+    "gpu" or "host".  `conv_form` (`--conv-form`): "auto" or the name of a
+    registered form (convopt/lowering/forms/registry.py: "generic", "named",
+    "im2col").  `name` is the file name in diagnostics."""
     _check_choice("target", target, TARGETS)
-    _check_choice("conv_form", conv_form, CONV_FORMS)
+    _check_choice("conv_form", conv_form, forms.names())
     _check_choice("matmul_tiles", matmul_tiles, MATMUL_TILES)
     _check_choice("device", device, DEVICES)
     pipeline = default_pipeline(True, False, target, _legal_ops(backend_legal_ops), torch_boundary, None if conv_form == "auto" else conv_form, matmul_tiles, device)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, Optional
 import click
 
 from . import __version__
+from .lowering.forms import registry as forms
 from .pipelines import default_pipeline
 
 if TYPE_CHECKING:
@@ -57,6 +58,23 @@ _LONG_OPTIONS = (
 )
 
 
+class FormChoice(click.Choice):
+    """`--conv-form`: a click.Choice over the registry's form names, read
+    each time they are used (a form registered after import is a choice
+    too); the names are read without importing the forms."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return forms.names()
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        """click.Choice sets the list it is given: the registry's is read instead."""
+
+
 def normalize_argv(argv: list[str]) -> list[str]:
     """Accept mlir-opt's single-dash spellings (`-split-input-file`)."""
     out = []
@@ -84,7 +102,7 @@ def normalize_argv(argv: list[str]) -> list[str]:
 @click.option("--print-ir-after-all", is_flag=True, help="Print the IR after each pass to stderr.")
 @click.option("--torch-boundary", is_flag=True, help="Keep !torch.vtensor signatures and torch_c casts (drop-in for torch-mlir pipelines).")
 @click.option("--remarks", is_flag=True, help="Report, at each convolution_backward, which lowering was chosen and why.")
-@click.option("--conv-form", type=click.Choice(["auto", "generic", "named", "im2col"]), default=None, help="Shape of the emitted convolutions (default: auto, the fastest measured).")
+@click.option("--conv-form", type=FormChoice(), default=None, help="Shape of the emitted convolutions (default: auto, the fastest measured).")
 @click.option(
     "--matmul-tiles",
     type=click.Choice(["none", "avx512", "host"]),

@@ -169,7 +169,9 @@ def make_case(seeds: list[Seed], seed: int, index: int) -> Case:
     text, applied = mutators.mutate(rng, src.text)
     case = Case(seed, index, src.name, mode, text, applied)
     if mode == "lower-form":
-        case.option = rng.choice(["generic", "named", "im2col"])
+        from convopt.lowering.forms import registry as forms
+
+        case.option = rng.choice(list(forms.BUILTIN))
     if mode == "bytes":
         data = bytearray(text.encode("utf-8"))
         for _ in range(rng.randint(0, 3)):

@@ -722,7 +722,9 @@ def run_semantic(seed: int, count: int, broken_ratio: float = 0.3, iree: int = 0
         cfg = random_config(rng, n)
         call = Call.from_config(cfg)
         if rng.random() < 0.2:
-            call = replace(call, conv_form=rng.choice(["generic", "named", "im2col"]))
+            from convopt.lowering.forms import registry as forms
+
+            call = replace(call, conv_form=rng.choice(list(forms.BUILTIN)))
         summary.configs += 1
         for p in PATHS:
             o = check_call(call, p, expect_valid=True, check=check)

@@ -12,6 +12,7 @@ from unit_helpers import INPUTS, REPO, convopt, ok
 
 import convopt as api
 from convopt.diagnostics import Diagnostic
+from convopt.lowering.forms import registry as forms
 from convopt.torch_mlir_stages import MISSING, NOT_A_RAW_IMPORT
 
 SMALL = INPUTS / "conv_transpose.mlir"
@@ -127,7 +128,7 @@ def test_backend_legal_ops_decide_direct_or_decomposed():
     "call, message",
     [
         (lambda: api.lower(BAD, target="gpu"), "target must be one of linalg, rocmlir, not 'gpu'"),
-        (lambda: api.lower(BAD, conv_form="fft"), "conv_form must be one of auto, generic, named, im2col, not 'fft'"),
+        (lambda: api.lower(BAD, conv_form="fft"), f"conv_form must be one of {', '.join(forms.names())}, not 'fft'"),
         (lambda: api.lower(BAD, matmul_tiles="amx"), "matmul_tiles must be one of none, avx512, host, not 'amx'"),
         (lambda: api.decompose(BAD, backend_legal_ops=["aten.conv lution"]), "'aten.conv lution' is not a torch op name"),
         (lambda: api.lower(BAD, backend_legal_ops=["a}b"]), "'a}b' is not a torch op name"),

@@ -12,6 +12,7 @@ import pytest
 from unit_helpers import INPUTS, convopt, ok, torch_mlir_opt
 
 import convopt as convopt_pkg
+from convopt.lowering.forms import registry as forms
 from convopt.passes import REGISTRY
 
 TWO_FUNCS = "func.func @a() {\n  return\n}\n// -----\nfunc.func @b(%x: f32) -> f32 {\n  return %x : f32\n}\n"
@@ -227,7 +228,7 @@ def test_list_passes():
         ("builtin.module(func.func(convopt-cleanup)))", "unexpected ')' in pass pipeline"),
         ("builtin.module(tensor.pad(convopt-cleanup))", "can only nest passes under"),
         ("builtin.module(func.func(convopt-conv-bwd-to-linalg{peel=sometimes}))", "peel must be one of auto, always, never, not 'sometimes'"),
-        ("builtin.module(func.func(convopt-torch-to-linalg{conv-form=winograd}))", "conv-form must be one of auto, generic, named, im2col, not 'winograd'"),
+        ("builtin.module(func.func(convopt-torch-to-linalg{conv-form=winograd}))", f"conv-form must be one of {', '.join(forms.names())}, not 'winograd'"),
         ("builtin.module(func.func(convopt-decompose-conv-bwd{lower=true peel=no}))", "invalid options for pass 'convopt-decompose-conv-bwd': peel must be one of"),
         ("builtin.module(func.func(convopt-conv-bwd-to-linalg{matmul-tiles=sse}))", "invalid options for pass 'convopt-conv-bwd-to-linalg': matmul-tiles must be one of none, avx512, host, not 'sse'"),
     ],

@@ -139,3 +139,16 @@ def test_checkers_see_cycles_and_long_functions(tmp_path):
     assert cycles(graph) == [["a", "b", "c"]]
     (tmp_path / "m.py").write_text("def f():\n" + "    x = 1\n" * 60)
     assert long_functions(tmp_path) == [f"{tmp_path.name}/m.py:1 f (61 lines)"]
+
+
+def test_readme_layout_names_every_lowering_module():
+    """convopt/lowering/ reads like README's Layout table: a row per folder
+    naming each of its modules."""
+    readme = (PACKAGE.parent / "README.md").read_text()
+    layout = readme[readme.index("## Layout") :]
+    rows = {line.split("|")[1].strip(): line for line in layout.splitlines() if line.startswith("| `convopt/lowering/")}
+    folders = sorted(p for p in (PACKAGE / "lowering").iterdir() if p.is_dir() and (p / "__init__.py").exists())
+    assert sorted(rows) == [f"`convopt/lowering/{p.name}/`" for p in folders]
+    for folder in folders:
+        row = rows[f"`convopt/lowering/{folder.name}/`"]
+        assert [m.name for m in sorted(folder.glob("*.py")) if m.name != "__init__.py" and f"`{m.name}`" not in row] == []

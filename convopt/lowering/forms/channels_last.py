@@ -60,7 +60,7 @@ def is_depthwise(roles: dict[str, Ix]) -> bool:
     return roles["ca"] == 1 and roles["cb"] == 1
 
 
-def channels_last_fits(em: Emitter, kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) -> bool:
+def channels_last_fits(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) -> bool:
     """Where the channels-last form was measured faster (bench/README.md):
     static shapes; depthwise (Ca = Cb = 1, G > 1 groups) in 1-D and 2-D: the
     weight kernel, and gather and scatter of stride 1; dense (G = 1, Ca and

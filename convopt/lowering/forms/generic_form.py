@@ -6,6 +6,9 @@ more than one index.  Input j of a piece is read at c_out*o + c_red*r + const
 along each spatial dim (relation.Access), the output at o:
 
     out[par..., o...] (+)= sum_{red..., r...} in0[...] * in1[...]
+
+It serves every kernel and fits every request: the registry's FALLBACK,
+last under auto.
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ from ...ir.builder import Builder
 from ...ir.core import Value
 from ...ir.types import Type
 from ..kernel.emit import Emitter, extend
+from ..kernel.relation import Kind
 from ..kernel.request import KernelRequest, KernelStats
-from ..kernel.tiles import KernelPlan, Tile
+from ..kernel.tiles import KernelPlan, Tile, emit_tiled
+from .registry import FormDef, register
 
 
 def multiply_add(b: Builder, x: Value, y: Value, acc: Value, acc_type: Type) -> Value:
@@ -77,3 +82,16 @@ def generic_tile(em: Emitter, req: KernelRequest, plan: KernelPlan, tile: Tile, 
             total *= m  # type: ignore[operator]
     stats.add(total)
     return summed
+
+
+def emit_generic(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:
+    """req as linalg.generic ops, one per piece combination."""
+    return emit_tiled(em, req, generic_tile, stats)
+
+
+def always(req: KernelRequest) -> bool:
+    """Every request."""
+    return True
+
+
+GENERIC = register(FormDef(name="generic", kinds=frozenset(Kind), fits=always, auto=always, emit=emit_generic, priority=1000))

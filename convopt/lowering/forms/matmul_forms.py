@@ -15,6 +15,10 @@ more data than the tensors hold:
 windows read outside it, so the multiply executes the padded positions too:
 its MAC efficiency is that of the padded generic form.  The col2im taps only
 add; each adds exactly the positions its tap reaches in bounds.
+
+The form "im2col" of the registry (registry.py): it fits every kernel with
+a matrix to multiply, and auto picks it where the matmul pays for its
+copies (im2col_pays).
 """
 
 from __future__ import annotations
@@ -33,7 +37,13 @@ from ..kernel.outputs import Outputs
 from ..kernel.packed import TileTable, mmt4d_plan, packed_matmul
 from ..kernel.relation import Kind, Rel, Span, tap_range
 from ..kernel.request import KernelRequest, KernelStats
-from ..kernel.tiles import Combo, KernelPlan, Tile
+from ..kernel.roles import from_roles
+from ..kernel.tiles import Combo, KernelPlan, Tile, emit_tiled, plan_by_choices
+from .registry import FormDef, register
+
+IM2COL_MIN_EFFICIENCY = 0.85
+"""col2im multiplies every (s, k) pair, also those landing in the padding;
+below this fraction of useful multiply-adds the scatter stays generic."""
 
 
 class Dim(NamedTuple):
@@ -335,3 +345,47 @@ def piece_rels(kind: Kind, combo: Combo) -> list[Rel]:
             b = p.ins[1]
             out.append(Rel(S=b.c_red or 1, D=b.c_out or 1, P=-b.const, K=p.out.size, Ns=p.red, Nb=b.span.size))
     return out
+
+
+def im2col_fits(req: KernelRequest) -> bool:
+    """Whether a forced im2col can emit req: not for Ca = Cb = 1 (no matrix
+    at all, depthwise: a 1x1 matmul per group) nor for a scatter with a
+    dynamic kernel size (col2im enumerates the taps)."""
+    if req.kind == Kind.SCATTER and not all(isinstance(r.K, int) for r in req.rels):
+        return False
+    return not (req.roles["ca"] == 1 and req.roles["cb"] == 1)
+
+
+def im2col_pays(req: KernelRequest) -> bool:
+    """Whether auto picks im2col: there is a matrix to multiply (not
+    depthwise: Ca * Cb >= 4), the shapes are static and the op has at least
+    im2col_min_macs multiply-adds (the device profile's, device.py); a
+    scatter also needs at least IM2COL_MIN_EFFICIENCY of useful multiply-adds
+    (col2im multiplies the padded positions too) and a static kernel size."""
+    roles, rels = req.roles, req.rels
+    ca, cb = roles["ca"], roles["cb"]
+    if not im2col_fits(req) or not isinstance(ca, int) or not isinstance(cb, int) or ca * cb < 4 or not all(r.static for r in rels):
+        return False
+    useful = executed = 1
+    for r in rels:
+        useful *= r.useful()
+        executed *= r.Ns * r.k  # type: ignore[operator]
+    if req.kind == Kind.SCATTER and useful < IM2COL_MIN_EFFICIENCY * executed:
+        return False
+    min_macs = req.choices.device.im2col_min_macs
+    macs = useful * ca * cb
+    for role in ("n", "g"):
+        size = roles[role]
+        macs *= size if isinstance(size, int) else min_macs  # a dynamic batch counts as large
+    return macs >= min_macs
+
+
+def emit_im2col(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:
+    """req in the matmul forms: the scatter as one matmul then col2im, the
+    gather and the weight kernel as im2col and a matmul per tile."""
+    if req.kind == Kind.SCATTER:
+        return from_roles(em, emit_col2im_kernel(em, req, plan_by_choices(em, req), stats), req.out_layout, req.roles)
+    return emit_tiled(em, req, matmul_tile, stats)
+
+
+IM2COL = register(FormDef(name="im2col", kinds=frozenset(Kind), fits=im2col_fits, auto=im2col_pays, emit=emit_im2col, priority=20))

@@ -11,9 +11,11 @@ machine's /proc/cpuinfo once and stands for the class found there.
     gpu     IREE's GPU backends (rocm, cuda, vulkan-spirv)
     host    this machine's CPU class (avx512, avx2 or cpu from its flags)
 
-Each class is a `DeviceProfile`: the thresholds the form choice of
-kernels.py reads.  The numbers are measurements (bench/README.md); a class
-whose numbers equal `cpu`'s emits `cpu`'s bytes.
+Each class is a `DeviceProfile`: the thresholds the forms of ../forms/
+read when `auto` chooses among them (registry.py; each form's `auto`
+check gets the profile as `req.choices.device`).  The numbers are
+measurements (bench/README.md); a class whose numbers equal `cpu`'s emits
+`cpu`'s bytes.
 """
 
 from __future__ import annotations

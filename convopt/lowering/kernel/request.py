@@ -1,6 +1,8 @@
 """What a lowering asks of the kernel emitters (`KernelRequest`), the
-choices it can force (`Form`, `Peel`, `MatmulTiles`, the device class; together
-`KernelChoices`) and what it gets back (`KernelStats`).
+choices it can force (the form, `Peel`, `MatmulTiles`, the device class;
+together `KernelChoices`) and what it gets back (`KernelStats`).  The forms
+are not an enum: they are the registry of ../forms/registry.py, which
+anyone can add to.
 """
 
 from __future__ import annotations
@@ -15,15 +17,6 @@ from .emit import Ix
 from .packed import TileTable
 from .relation import Choice, Kind, Rel
 from .roles import Layout
-
-
-class Form(Choice):
-    """The shape of the emitted convolutions (`--conv-form`)."""
-
-    AUTO = "auto"  # the fastest measured (kernels.emit_kernel, choose_form)
-    GENERIC = "generic"  # linalg.generic ops, one per piece combination
-    NAMED = "named"  # linalg named convolutions: channels-last where channels_last_fits, else channels-first for a gather
-    IM2COL = "im2col"  # matmul forms: im2col for gather and weight, col2im for the scatter
 
 
 class Peel(Choice):
@@ -44,12 +37,14 @@ class MatmulTiles(Choice):
 
 @dataclass(frozen=True)
 class KernelChoices:
-    """The options a lowering emits its kernels with: the form and peel
-    policy (auto: the device profile's choice), the packed-matmul tiles
-    (() = none) and the profile of the device class."""
+    """The options a lowering emits its kernels with: the form (the name of
+    a registered form, forms/registry.py, or "auto": the registry's choice
+    on the device profile) and peel policy (auto: the device profile's
+    choice), the packed-matmul tiles (() = none) and the profile of the
+    device class."""
 
     peel: Peel = Peel.AUTO
-    form: Form = Form.AUTO
+    form: str = "auto"
     tiles: TileTable = ()
     device: DeviceProfile = PROFILES[Device.CPU]
 

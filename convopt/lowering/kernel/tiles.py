@@ -1,5 +1,6 @@
 """A kernel as a plan of pieces, and the loop that emits one tile per
-combination of pieces (one piece per spatial dim).
+combination of pieces (one piece per spatial dim), each dim cut by its
+strategy (choose_strategy).
 
 The n-D op of a piece combination reads one slice of each input (zero-padded
 once, as far as any piece reads outside it) and writes one slice of an
@@ -16,9 +17,9 @@ from dataclasses import dataclass
 from ...ir.core import Value
 from .emit import Emitter, Ix
 from .outputs import Outputs
-from .relation import Kind, Piece, Strategy, pieces
-from .request import KernelRequest, KernelStats
-from .roles import KERNELS, present, to_roles
+from .relation import PIECES, Kind, Piece, Rel, Strategy, pieces
+from .request import KernelRequest, KernelStats, Peel
+from .roles import KERNELS, from_roles, present, to_roles
 
 Combo = tuple[Piece, ...]
 """One piece per spatial dim."""
@@ -58,6 +59,34 @@ class KernelPlan:
 
     def combos(self) -> list[Combo]:
         return list(itertools.product(*self.per_dim))
+
+
+def choose_strategy(kind: Kind, em: Emitter, r: Rel, policy: Peel, peel_waste: float) -> Strategy:
+    """How to cut one dim: scatter by taps (by output phases over the
+    flipped weight when the kernel size is dynamic); a static dim is "peeled"
+    when its "padded" form would waste more than peel_waste (the device
+    profile's) of its
+    multiply-adds; a dynamic dim goes by taps (exact at any size) unless the
+    policy is `never`."""
+    if kind == Kind.SCATTER:
+        return Strategy.TAPS if isinstance(r.K, int) else Strategy.PHASES
+    if not isinstance(r.K, int):
+        return Strategy.PADDED
+    if not r.static:
+        return Strategy.PADDED if policy == Peel.NEVER else Strategy.TAPS
+    if policy == Peel.NEVER:
+        return Strategy.PADDED
+    if policy == Peel.ALWAYS:
+        return Strategy.PEELED
+    executed = sum(p.macs() or 0 for p in PIECES[kind](em, r, Strategy.PADDED))
+    return Strategy.PEELED if executed > 0 and r.useful() < (1 - peel_waste) * executed else Strategy.PADDED
+
+
+def plan_by_choices(em: Emitter, req: KernelRequest) -> KernelPlan:
+    """plan_kernel with each dim cut by choose_strategy under the request's
+    peel policy and device profile."""
+    choices = req.choices
+    return plan_kernel(em, req, [choose_strategy(req.kind, em, r, choices.peel, choices.device.peel_waste) for r in req.rels])
 
 
 def plan_kernel(em: Emitter, req: KernelRequest, strategies: Sequence[Strategy]) -> KernelPlan:
@@ -154,3 +183,9 @@ def _in_slice(em: Emitter, plan: KernelPlan, j: int, value: Value, combo: Combo)
     sizes = em.shape(value)[:lead] + [p.ins[j].span.size for p in combo]
     strides = [1] * lead + [p.ins[j].span.stride for p in combo]
     return em.extract_slice(value, offsets, sizes, strides)
+
+
+def emit_tiled(em: Emitter, req: KernelRequest, tile_fn: TileFn, stats: KernelStats) -> Value:
+    """req as one tile_fn tile per piece combination (plan_by_choices,
+    emit_tiles), returned in req.out_layout."""
+    return from_roles(em, emit_tiles(em, req, plan_by_choices(em, req), tile_fn, stats), req.out_layout, req.roles)

@@ -9,9 +9,10 @@ from ...ir.core import Operation
 from ...ir.types import ranked
 from ...passes import Pass, PassContext
 from ...rewrite import RewritePattern
+from ..forms import registry
 from ..kernel.device import DEVICES, Device, profile, read_host_flags
 from ..kernel.packed import AVX512_TILES, TileTable, miscompiled_tiles, read_host_tiles
-from ..kernel.request import DEFAULT_CHOICES, Form, KernelChoices, MatmulTiles, Peel
+from ..kernel.request import DEFAULT_CHOICES, KernelChoices, MatmulTiles, Peel
 
 ERASE_DEAD = False
 """Whether the kernel passes erase the pure ops their rewrites leave unused
@@ -19,7 +20,6 @@ ERASE_DEAD = False
 always did, so that the IR after each pass (`--print-ir-after-all`, pipelines
 without cleanup) is unchanged; the default pipelines print the same either way."""
 
-FORMS = tuple(f.value for f in Form)
 PEELS = tuple(p.value for p in Peel)
 MATMUL_TILES = tuple(t.value for t in MatmulTiles)
 
@@ -62,7 +62,7 @@ class KernelPass(Pass):
     pass (`choices`)."""
 
     peel: str = field(default="auto", metadata={"doc": f"split borders off instead of zero padding: {'|'.join(PEELS)}"})
-    conv_form: str = field(default="auto", metadata={"doc": f"shape of the emitted convolutions: {'|'.join(FORMS)}"})
+    conv_form: str = field(default="auto", metadata={"doc": f"shape of the emitted convolutions: {'|'.join(registry.names())}"})
     matmul_tiles: str = field(default="none", metadata={"doc": (
         f"large static bf16/f32 matmuls as linalg.pack+mmt4d+unpack with CPU-specific tiles: {'|'.join(MATMUL_TILES)} "
         "(none: plain linalg.matmul; avx512: 16x16x2 bf16, 16x16x1 f32; host: those /proc/cpuinfo's avx512_bf16/avx512f enable)"
@@ -75,13 +75,14 @@ class KernelPass(Pass):
     def __post_init__(self) -> None:
         if self.peel not in PEELS:
             raise ValueError(f"peel must be one of {', '.join(PEELS)}, not '{self.peel}'")
-        if self.conv_form not in FORMS:
-            raise ValueError(f"conv-form must be one of {', '.join(FORMS)}, not '{self.conv_form}'")
+        forms = registry.names()  # read now: a form registered after import (a test's) is a choice too
+        if self.conv_form not in forms:
+            raise ValueError(f"conv-form must be one of {', '.join(forms)}, not '{self.conv_form}'")
         if self.matmul_tiles not in MATMUL_TILES:
             raise ValueError(f"matmul-tiles must be one of {', '.join(MATMUL_TILES)}, not '{self.matmul_tiles}'")
         if self.device not in DEVICES:
             raise ValueError(f"device must be one of {', '.join(DEVICES)}, not '{self.device}'")
-        choices = KernelChoices(Peel(self.peel), Form(self.conv_form), tile_table(MatmulTiles(self.matmul_tiles)), profile(Device(self.device)))
+        choices = KernelChoices(Peel(self.peel), self.conv_form, tile_table(MatmulTiles(self.matmul_tiles)), profile(Device(self.device)))
         object.__setattr__(self, "_choices", choices)
         object.__setattr__(self, "_hazards", tile_hazards(choices))
 

@@ -1,0 +1,62 @@
+"""The form "named" of the registry (registry.py): linalg named
+convolutions.  A kernel that channels_last_fits (static; depthwise, or a
+dense scatter of stride 1; little padding) takes the channels-last named
+convolutions of channels_last.py; else a gather takes the channels-first
+named convolution of named.py where one computes it.  Auto picks the
+channels-last form where it fits and the device profile allows it
+(`channels_last`), first of all forms.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ...ir.core import Value
+from ..kernel.emit import Emitter
+from ..kernel.relation import Kind
+from ..kernel.request import KernelRequest, KernelStats
+from ..kernel.roles import from_roles
+from .channels_last import channels_last_fits, emit_channels_last_kernel
+from .named import emit_named_gather, named_conv_name
+from .registry import FormDef, register
+
+
+def channels_last(req: KernelRequest) -> bool:
+    """Whether req takes the channels-last form."""
+    return channels_last_fits(req.kind, req.roles, req.rels)
+
+
+def channels_first_name(req: KernelRequest) -> Optional[str]:
+    """The channels-first named convolution of a gather, None if none
+    computes it (or req is no gather)."""
+    if req.kind != Kind.GATHER:
+        return None
+    roles = req.roles
+    return named_conv_name(len(req.rels), roles["g"], roles["ca"], roles["cb"])  # type: ignore[arg-type]
+
+
+def named_fits(req: KernelRequest) -> bool:
+    """A forced `named`: channels-last, else a channels-first gather."""
+    return channels_last(req) or channels_first_name(req) is not None
+
+
+def named_pays(req: KernelRequest) -> bool:
+    """auto: channels-last where the device profile takes it and it fits."""
+    return req.choices.device.channels_last and channels_last(req)
+
+
+def emit_named(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:
+    """req (named_fits) as named convolutions; stats.form says which
+    ("channels-last", or the channels-first op's name)."""
+    roles = req.roles
+    if channels_last(req):
+        stats.form = "channels-last"
+        return from_roles(em, emit_channels_last_kernel(em, req, stats), req.out_layout, roles)
+    name = channels_first_name(req)
+    assert name is not None, "emit_named of a request that does not fit"
+    stats.ops += 1
+    stats.form = name
+    return emit_named_gather(em, req.ins[0], req.ins[1], req.rels, roles["g"], roles["ca"], roles["cb"], req.acc_type, name)  # type: ignore[arg-type]
+
+
+NAMED = register(FormDef(name="named", kinds=frozenset(Kind), fits=named_fits, auto=named_pays, emit=emit_named, priority=10))
