@@ -31,6 +31,9 @@ E2E_RANDOM ?= 24
 # the forced forms through IREE: on one named row per feature (harness.FORM_ROWS;
 # the interpreter tier runs every form on them), or `all` named rows
 E2E_FORMS ?= feature-rows
+# the model suite: every model through the IREE recipe, the other pipelines on
+# a few (test/models/test_models.py FAST_MODELS), or `all` on every pipeline
+MODELS ?= fast
 FUZZ_SEED  ?= 1
 
 .PHONY: all venv test test-full unit lit fuzz fuzz-text fuzz-semantic fuzz-resources fuzz-packed lint demo bench
@@ -49,10 +52,10 @@ $(STAMP): pyproject.toml | $(BIN)/python
 test: unit lit
 
 unit: $(STAMP)
-	CONVOPT_E2E_RANDOM=$(E2E_RANDOM) CONVOPT_E2E_FORMS=$(E2E_FORMS) $(BIN)/python -m pytest -n $(JOBS) test/unit test/e2e test/models test/fuzz
+	CONVOPT_E2E_RANDOM=$(E2E_RANDOM) CONVOPT_E2E_FORMS=$(E2E_FORMS) CONVOPT_MODELS=$(MODELS) $(BIN)/python -m pytest -n $(JOBS) test/unit test/e2e test/models test/fuzz
 
 test-full:
-	$(MAKE) test E2E_RANDOM=110 E2E_FORMS=all
+	$(MAKE) test E2E_RANDOM=110 E2E_FORMS=all MODELS=all
 	$(MAKE) -k fuzz
 
 # The three sweeps are separate targets, so that `make -k fuzz` runs them all.

@@ -14,6 +14,12 @@ For each model and pipeline:
   results (num_batches_tracked) exactly.
 
 Run with `-rP` to see each case's errors and step times.
+
+make test runs every model through the IREE recipe (the README's main one)
+and torch-mlir's stages and the one command on the models that exercise
+what sets them apart (a static graph, symbolic shapes, 1-D); the raw-graph
+check on all but the two largest graphs (their tracing takes longest).
+CONVOPT_MODELS=all (make test-full, CI) runs every model on every pipeline.
 """
 
 from __future__ import annotations
@@ -33,6 +39,20 @@ import torch
 from model_zoo import MODELS
 
 HERE = Path(__file__).resolve().parent
+
+ALL = os.environ.get("CONVOPT_MODELS") == "all"
+FAST_MODELS = {
+    "iree": set(MODELS),
+    "torch-mlir-stages": {"resnext_block", "dynamic_batch_cnn", "audio_encoder"},
+    "one-command": {"resnext_block", "dynamic_batch_cnn"},
+    "raw": set(MODELS) - {"resnet18", "convnext_channels_last"},
+}
+"""The models each pipeline (and the raw-graph check) runs on in make test."""
+
+
+def selected(name: str, pipeline: str) -> bool:
+    return ALL or name in FAST_MODELS[pipeline]
+
 
 HAS_ONE_COMMAND = mp.convopt_has("--torch-mlir-stages")
 DROPS_SYMBOLIC_SHAPES = mp.convopt_has("convopt-drop-symbolic-shapes")
@@ -77,7 +97,7 @@ def vmfb_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 # torch 2.13's export deprecates a pytree spelling it uses itself (FutureWarning from copyreg).
 @pytest.mark.filterwarnings("ignore:`isinstance\\(treespec, LeafSpec\\)` is deprecated:FutureWarning")
-@pytest.mark.parametrize("name", list(MODELS))
+@pytest.mark.parametrize("name", [n for n in MODELS if selected(n, "raw")])
 def test_raw_graph(name: str, caplog: pytest.LogCaptureFixture) -> None:
     """The checked-in file is what generate.py makes now, and it is the graph
     the spec describes."""
@@ -96,8 +116,7 @@ def test_raw_graph(name: str, caplog: pytest.LogCaptureFixture) -> None:
     assert results.count("!torch.vtensor") == len(spec.result_names())
 
 
-@pytest.mark.parametrize("pipeline", list(mp.PIPELINES))
-@pytest.mark.parametrize("name", list(MODELS))
+@pytest.mark.parametrize(("name", "pipeline"), [(n, p) for n in MODELS for p in mp.PIPELINES if selected(n, p)])
 def test_model(name: str, pipeline: str, tmp_path: Path, vmfb_cache: Path, request: pytest.FixtureRequest) -> None:
     spec = MODELS[name]
     if pipeline == "one-command" and not HAS_ONE_COMMAND:
