@@ -44,19 +44,28 @@ class DeviceProfile:
     peel_waste: a static dim is peeled when zero padding would waste more
         than this fraction of its multiply-adds;
     channels_last: whether depthwise and dense stride-1 kernels take the
-        channels-last named convolutions (channels_last.py) under `auto`."""
+        channels-last named convolutions (channels_last.py) under `auto`;
+    scatter_phases: whether a scatter is cut by output phases (one dense
+        gather per phase b mod S over the flipped weight, disjoint: each
+        writes its own strided slice) instead of one op per tap adding into
+        a shared accumulator.  IREE's GPU pipelines cannot distribute the
+        in-place per-tap updates (bench/README.md, GPU builds)."""
 
     device: Device
     im2col_min_macs: int = 1 << 20
     peel_waste: float = 0.05
     channels_last: bool = True
+    scatter_phases: bool = False
 
 
 PROFILES: dict[Device, DeviceProfile] = {
     Device.CPU: DeviceProfile(Device.CPU),
     Device.AVX2: DeviceProfile(Device.AVX2),
     Device.AVX512: DeviceProfile(Device.AVX512),
-    Device.GPU: DeviceProfile(Device.GPU),
+    # GPU: one op per kernel where possible (padded, never peeled; the scatter
+    # by phases), linalg.generic rather than im2col copies or channels-last
+    # transposes: the forms IREE's rocm, cuda and vulkan-spirv pipelines build.
+    Device.GPU: DeviceProfile(Device.GPU, im2col_min_macs=1 << 62, peel_waste=1.0, channels_last=False, scatter_phases=True),
 }
 
 DEVICES = tuple(d.value for d in Device)

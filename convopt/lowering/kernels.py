@@ -73,15 +73,16 @@ def choose_form(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel], requested
     return Form.IM2COL if macs >= device.im2col_min_macs else Form.GENERIC
 
 
-def choose_strategy(kind: Kind, em: Emitter, r: Rel, policy: Peel, peel_waste: float) -> Strategy:
+def choose_strategy(kind: Kind, em: Emitter, r: Rel, policy: Peel, device: DeviceProfile) -> Strategy:
     """How to cut one dim: scatter by taps (by output phases over the
-    flipped weight when the kernel size is dynamic); a static dim is "peeled"
+    flipped weight when the kernel size is dynamic or the device profile
+    says scatter_phases); a static dim is "peeled"
     when its "padded" form would waste more than peel_waste (the device
     profile's) of its
     multiply-adds; a dynamic dim goes by taps (exact at any size) unless the
     policy is `never`."""
     if kind == Kind.SCATTER:
-        return Strategy.TAPS if isinstance(r.K, int) else Strategy.PHASES
+        return Strategy.TAPS if isinstance(r.K, int) and not device.scatter_phases else Strategy.PHASES
     if not isinstance(r.K, int):
         return Strategy.PADDED
     if not r.static:
@@ -91,7 +92,7 @@ def choose_strategy(kind: Kind, em: Emitter, r: Rel, policy: Peel, peel_waste: f
     if policy == Peel.ALWAYS:
         return Strategy.PEELED
     executed = sum(p.macs() or 0 for p in PIECES[kind](em, r, Strategy.PADDED))
-    return Strategy.PEELED if executed > 0 and r.useful() < (1 - peel_waste) * executed else Strategy.PADDED
+    return Strategy.PEELED if executed > 0 and r.useful() < (1 - device.peel_waste) * executed else Strategy.PADDED
 
 
 def emit_kernel(em: Emitter, req: KernelRequest) -> tuple[Value, KernelStats]:
@@ -119,7 +120,7 @@ def emit_kernel(em: Emitter, req: KernelRequest) -> tuple[Value, KernelStats]:
             return emit_named_gather(em, req.ins[0], req.ins[1], req.rels, roles["g"], roles["ca"], roles["cb"], req.acc_type, name), stats  # type: ignore[arg-type]
         form = Form.GENERIC
         stats.form = form.value
-    strategies = [choose_strategy(req.kind, em, r, choices.peel, choices.device.peel_waste) for r in req.rels]
+    strategies = [choose_strategy(req.kind, em, r, choices.peel, choices.device) for r in req.rels]
     plan = plan_kernel(em, req, strategies)
     if form == Form.IM2COL and req.kind == Kind.SCATTER:  # one matmul, then col2im
         result = emit_col2im_kernel(em, req, plan, stats)
