@@ -49,13 +49,20 @@ class DeviceProfile:
         gather per phase b mod S over the flipped weight, disjoint: each
         writes its own strided slice) instead of one op per tap adding into
         a shared accumulator.  IREE's GPU pipelines cannot distribute the
-        in-place per-tap updates (bench/README.md, GPU builds)."""
+        in-place per-tap updates (bench/README.md, GPU builds);
+    image_first: whether a weight kernel's linalg.generic takes the input
+        read at S*s + D*k - P (B, "the image") as its first operand, as
+        linalg's convolution interface orders them: IREE's GPU pipelines
+        then see a convolution; with B second they take it for a reduction
+        and fail to pack its innermost reduced dim ("failed to pack
+        reduction dimensions for partial reduction")."""
 
     device: Device
     im2col_min_macs: int = 1 << 20
     peel_waste: float = 0.05
     channels_last: bool = True
     scatter_phases: bool = False
+    image_first: bool = False
 
 
 PROFILES: dict[Device, DeviceProfile] = {
@@ -65,7 +72,7 @@ PROFILES: dict[Device, DeviceProfile] = {
     # GPU: one op per kernel where possible (padded, never peeled; the scatter
     # by phases), linalg.generic rather than im2col copies or channels-last
     # transposes: the forms IREE's rocm, cuda and vulkan-spirv pipelines build.
-    Device.GPU: DeviceProfile(Device.GPU, im2col_min_macs=1 << 62, peel_waste=1.0, channels_last=False, scatter_phases=True),
+    Device.GPU: DeviceProfile(Device.GPU, im2col_min_macs=1 << 62, peel_waste=1.0, channels_last=False, scatter_phases=True, image_first=True),
 }
 
 DEVICES = tuple(d.value for d in Device)

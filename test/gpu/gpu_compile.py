@@ -59,7 +59,7 @@ class Build:
 
 
 _ERROR = re.compile(r"error: (.*)")
-_OP = re.compile(r"see current operation: (?:%[\w#:, %]+= )?\"?([a-z_]+\.[a-z_.0-9]+)")
+_OP = re.compile(r"see current operation:\s*(?:%[^=\n]*= )?\"?([a-z_]+\.[a-z_.0-9]+)")
 _OP_AT = re.compile(r"\b([a-z_]+\.[a-z_0-9]+(?:\.[a-z_0-9]+)?)\b")
 
 
