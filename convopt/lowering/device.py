@@ -55,7 +55,16 @@ class DeviceProfile:
         linalg's convolution interface orders them: IREE's GPU pipelines
         then see a convolution; with B second they take it for a reduction
         and fail to pack its innermost reduced dim ("failed to pack
-        reduction dimensions for partial reduction")."""
+        reduction dimensions for partial reduction");
+    dynamic_taps: whether a gather or weight kernel cuts a dynamic spatial
+        dim by taps (exact at any size, one op per tap into one
+        accumulator) rather than padded (one op over the zero-padded
+        operand, which GPU codegen can bufferize);
+    flip_per_piece: whether the phase pieces of a scatter read their taps
+        of the weight as a dense flipped copy each (W cut at stride T, then
+        flipped) rather than a strided slice of one flipped copy: IREE's
+        rocm IGEMM path fails on a strided filter slice in f16
+        ('memref.collapse_shape' address spaces)."""
 
     device: Device
     im2col_min_macs: int = 1 << 20
@@ -63,6 +72,8 @@ class DeviceProfile:
     channels_last: bool = True
     scatter_phases: bool = False
     image_first: bool = False
+    dynamic_taps: bool = True
+    flip_per_piece: bool = False
 
 
 PROFILES: dict[Device, DeviceProfile] = {
@@ -72,7 +83,7 @@ PROFILES: dict[Device, DeviceProfile] = {
     # GPU: one op per kernel where possible (padded, never peeled; the scatter
     # by phases), linalg.generic rather than im2col copies or channels-last
     # transposes: the forms IREE's rocm, cuda and vulkan-spirv pipelines build.
-    Device.GPU: DeviceProfile(Device.GPU, im2col_min_macs=1 << 62, peel_waste=1.0, channels_last=False, scatter_phases=True, image_first=True),
+    Device.GPU: DeviceProfile(Device.GPU, im2col_min_macs=1 << 62, peel_waste=1.0, channels_last=False, scatter_phases=True, image_first=True, dynamic_taps=False, flip_per_piece=True),
 }
 
 DEVICES = tuple(d.value for d in Device)

@@ -80,13 +80,13 @@ def choose_strategy(kind: Kind, em: Emitter, r: Rel, policy: Peel, device: Devic
     when its "padded" form would waste more than peel_waste (the device
     profile's) of its
     multiply-adds; a dynamic dim goes by taps (exact at any size) unless the
-    policy is `never`."""
+    policy is `never` or the profile has no dynamic_taps."""
     if kind == Kind.SCATTER:
         return Strategy.TAPS if isinstance(r.K, int) and not device.scatter_phases else Strategy.PHASES
     if not isinstance(r.K, int):
         return Strategy.PADDED
     if not r.static:
-        return Strategy.PADDED if policy == Peel.NEVER else Strategy.TAPS
+        return Strategy.TAPS if policy != Peel.NEVER and device.dynamic_taps else Strategy.PADDED
     if policy == Peel.NEVER:
         return Strategy.PADDED
     if policy == Peel.ALWAYS:
