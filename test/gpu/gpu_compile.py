@@ -7,7 +7,12 @@ seconds, the first error line and the op it names (IREE's
 
     rocm    --iree-hal-target-backends=rocm --iree-rocm-target=gfx942      (MI300)
     cuda    --iree-hal-target-backends=cuda --iree-cuda-target=sm_80       (A100)
-    vulkan  --iree-hal-target-backends=vulkan-spirv                        (IREE's default SPIR-V env)
+    vulkan  --iree-hal-target-backends=vulkan-spirv --iree-vulkan-target=rdna3  (RDNA3's SPIR-V env)
+
+IREE's default Vulkan environment has no Int64: every model with a
+BatchNorm (its i64 num_batches_tracked) fails there, the raw import alike
+('vector.broadcast' of i64 illegal), so the Vulkan target names a device
+class (rdna3) whose environment has it.
 
 Inputs are torch-dialect IR (--iree-input-type=torch): convopt's output
 mixes torch and linalg, and the raw import is the same torch IR given to
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -29,7 +35,7 @@ from typing import Optional
 TARGETS: dict[str, tuple[str, ...]] = {
     "rocm": ("--iree-hal-target-backends=rocm", "--iree-rocm-target=gfx942"),
     "cuda": ("--iree-hal-target-backends=cuda", "--iree-cuda-target=sm_80"),
-    "vulkan": ("--iree-hal-target-backends=vulkan-spirv",),
+    "vulkan": ("--iree-hal-target-backends=vulkan-spirv", "--iree-vulkan-target=rdna3"),
 }
 COMMON = ("--iree-input-type=torch",)
 TIMEOUT = float(os.environ.get("CONVOPT_GPU_TIMEOUT", "300"))
@@ -42,17 +48,20 @@ def iree_compile() -> str:
 
 @dataclass(frozen=True)
 class Build:
-    """One iree-compile run: ok, wall seconds, first error line, failing op."""
+    """One iree-compile run: ok, wall seconds, CPU seconds (user + system
+    of iree-compile: on a shared machine the wall time mostly measures the
+    load), first error line, failing op."""
 
     ok: bool
     seconds: float
     error: str = ""
     op: str = ""
     timeout: bool = False
+    cpu_seconds: float = 0.0
 
     def short(self) -> str:
         if self.ok:
-            return f"ok {self.seconds:.1f}s"
+            return f"ok {self.seconds:.1f}s ({self.cpu_seconds:.1f} cpu-s)"
         if self.timeout:
             return f"timeout {self.seconds:.0f}s"
         return f"FAIL ({self.op or '?'}: {self.error})"
@@ -86,16 +95,25 @@ def compile_text(text: str, target: str, timeout: float = TIMEOUT) -> Build:
         with open(src, "w") as f:
             f.write(text)
         cmd = [iree_compile(), src, *COMMON, *TARGETS[target], "-o", os.path.join(tmp, "out.vmfb")]
+        before = _children_cpu()
         start = time.perf_counter()
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             return Build(False, time.perf_counter() - start, f"timeout after {timeout:.0f}s", timeout=True)
         seconds = time.perf_counter() - start
+        cpu = _children_cpu() - before
     if proc.returncode == 0:
-        return Build(True, seconds)
+        return Build(True, seconds, cpu_seconds=cpu)
     error, op = parse_failure(proc.stderr)
-    return Build(False, seconds, error, op)
+    return Build(False, seconds, error, op, cpu_seconds=cpu)
+
+
+def _children_cpu() -> float:
+    """User + system seconds of this process's waited-for children (one
+    iree-compile runs at a time, so the difference is that run's)."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def convopt_output(text: str, device: Optional[str], decomposed: bool = False) -> str:
