@@ -38,6 +38,8 @@ class Device(Choice):
 class DeviceProfile:
     """What the form choice reads of a device class.
 
+    matmul_forms: whether auto picks the matmul forms (im2col, col2im) at
+        all; without, every kernel not channels-last is linalg.generic;
     im2col_min_macs: below this many multiply-adds a kernel stays
         linalg.generic instead of the matmul forms: too small for them to pay
         for their copies (measured, bench/README.md);
@@ -67,6 +69,7 @@ class DeviceProfile:
         ('memref.collapse_shape' address spaces)."""
 
     device: Device
+    matmul_forms: bool = True
     im2col_min_macs: int = 1 << 20
     peel_waste: float = 0.05
     channels_last: bool = True
@@ -80,10 +83,15 @@ PROFILES: dict[Device, DeviceProfile] = {
     Device.CPU: DeviceProfile(Device.CPU),
     Device.AVX2: DeviceProfile(Device.AVX2),
     Device.AVX512: DeviceProfile(Device.AVX512),
-    # GPU: one op per kernel where possible (padded, never peeled; the scatter
-    # by phases), linalg.generic rather than im2col copies or channels-last
-    # transposes: the forms IREE's rocm, cuda and vulkan-spirv pipelines build.
-    Device.GPU: DeviceProfile(Device.GPU, im2col_min_macs=1 << 62, peel_waste=1.0, channels_last=False, scatter_phases=True, image_first=True, dynamic_taps=False, flip_per_piece=True),
+    # GPU: the forms IREE's rocm, cuda and vulkan-spirv pipelines build
+    # (bench/README.md, GPU builds): linalg.generic (no im2col copies, no
+    # channels-last transposes), one op per gather or weight kernel (padded:
+    # peeling built too, at 2.6x the build time on convnext), the scatter by
+    # output phases.
+    Device.GPU: DeviceProfile(
+        Device.GPU, matmul_forms=False, peel_waste=1.0, channels_last=False,
+        scatter_phases=True, image_first=True, dynamic_taps=False, flip_per_piece=True,
+    ),
 }
 
 DEVICES = tuple(d.value for d in Device)

@@ -48,7 +48,8 @@ def choose_form(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel], requested
     depthwise: Ca * Cb >= 4), the shapes are static and the op has at least
     im2col_min_macs multiply-adds; a scatter also needs at most 15% padded
     positions at most (col2im multiplies them too).  The threshold is the
-    device profile's (device.py, `im2col_min_macs`).  Otherwise linalg.generic;
+    device profile's (device.py, `im2col_min_macs`; none where it has no
+    matmul_forms).  Otherwise linalg.generic;
     also for a forced im2col when Ca = Cb = 1 (a 1x1 matmul per group) and
     for a scatter with a dynamic kernel size (col2im needs its taps)."""
     ca, cb = roles["ca"], roles["cb"]
@@ -58,6 +59,8 @@ def choose_form(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel], requested
         return Form.GENERIC  # no matrix at all (depthwise): a 1x1 matmul per group
     if requested != Form.AUTO:
         return requested
+    if not device.matmul_forms:
+        return Form.GENERIC
     if not isinstance(ca, int) or not isinstance(cb, int) or ca * cb < 4 or not all(r.static for r in rels):
         return Form.GENERIC
     useful = executed = 1
