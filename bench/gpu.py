@@ -16,7 +16,7 @@ the first error line and the op it is about.  Writes bench/results/gpu.txt
 bench/results/gpu.json.
 
     python bench/gpu.py [--targets rocm,cuda,vulkan] [--models a,b|none] [--rows a,b|all|none]
-                        [--variants raw,convopt,gpu] [--timeout S] [--out NAME]
+                        [--variants raw,convopt,gpu] [--timeout S] [--out NAME] [--raw-on-failure]
 """
 
 from __future__ import annotations
@@ -59,12 +59,18 @@ def variant_text(text: str, variant: str) -> str:
     return text if device is None else gpu_compile.convopt_output(text, device)
 
 
-def run(targets: list[str], texts: dict[str, str], variants: list[str], timeout: float) -> list[dict]:
+def run(targets: list[str], texts: dict[str, str], variants: list[str], timeout: float, raw_on_failure: bool = False) -> list[dict]:
+    """Every variant of every input for every target, one build at a time;
+    with raw_on_failure the raw import is built only where another variant
+    failed (to tell a shared IREE limitation apart), after them."""
     results = []
     for name, text in texts.items():
         lowered = {v: variant_text(text, v) for v in variants}
         for target in targets:
-            for v in variants:
+            order = [v for v in variants if v != "raw"] + ["raw"] if raw_on_failure else variants
+            for v in order:
+                if v == "raw" and raw_on_failure and all(r["ok"] for r in results if r["input"] == name and r["target"] == target):
+                    continue
                 if v == "gpu" and "convopt" in lowered and lowered["gpu"] == lowered["convopt"]:
                     prev = next(r for r in results if r["input"] == name and r["target"] == target and r["variant"] == "convopt")
                     results.append(dict(prev, variant=v, same_as="convopt"))
@@ -129,9 +135,10 @@ def main() -> None:
     ap.add_argument("--variants", default="raw,convopt,gpu")
     ap.add_argument("--timeout", type=float, default=300.0)
     ap.add_argument("--out", default="gpu")
+    ap.add_argument("--raw-on-failure", action="store_true", help="build the raw import only where another variant fails")
     a = ap.parse_args()
     variants = a.variants.split(",")
-    results = run(a.targets.split(","), inputs(a.models, a.rows), variants, a.timeout)
+    results = run(a.targets.split(","), inputs(a.models, a.rows), variants, a.timeout, a.raw_on_failure)
     text = table(results, variants)
     print(text)
     (HERE / "results").mkdir(exist_ok=True)

@@ -62,3 +62,10 @@ def test_failure_names_the_op() -> None:
     assert not built.ok
     assert built.op == "linalg.generic"
     assert "failed to pack reduction dimensions" in built.error
+
+
+def test_readme_recipes_use_these_flags() -> None:
+    # README's "Building for GPUs" recipes are the flags built here.
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    for flags in gpu_compile.TARGETS.values():
+        assert "iree-compile " + " ".join(gpu_compile.COMMON + flags) + " model.gpu.mlir" in readme, flags
