@@ -45,13 +45,34 @@ def torch_text(name: str) -> str:
     return harness.torch_ir({c.name: c for c in harness.named_matrix()}[what])
 
 
+# Builds that fail for a reason outside convopt's ops, the raw import alike
+# (reproducers in test/gpu/repro/, bench/README.md "GPU builds").
+KNOWN_IREE_FAILURES = {
+    ("model:dynamic_batch_cnn", "vulkan"): "repro/vulkan_var_mean_dynamic.mlir: IREE's SPIR-V path cannot mask BatchNorm's var_mean over a dynamic batch",
+}
+
+
 @pytest.mark.parametrize("name,target", cases(), ids=lambda x: x)
 def test_gpu_build(name: str, target: str) -> None:
     text = torch_text(name)
     built = gpu_compile.compile_text(gpu_compile.convopt_output(text, "gpu"), target)
-    if not built.ok:
-        raw = gpu_compile.compile_text(text, target)
-        pytest.fail(f"{name} for {target}: convopt --device=gpu does not build: {built.short()}; the raw import: {raw.short()}")
+    known = KNOWN_IREE_FAILURES.get((name, target))
+    if built.ok:
+        assert known is None, f"{name} now builds for {target}: remove it from KNOWN_IREE_FAILURES"
+        return
+    raw = gpu_compile.compile_text(text, target)
+    if known is not None and not raw.ok:
+        pytest.xfail(f"{known} (convopt: {built.short()}; raw import: {raw.short()})")
+    pytest.fail(f"{name} for {target}: convopt --device=gpu does not build: {built.short()}; the raw import: {raw.short()}")
+
+
+def test_known_failures_are_reproduced() -> None:
+    # The reproducer fails where the table says, and builds for rocm: the
+    # failure is the target's, not the input's.
+    repro = (Path(__file__).parent / "repro" / "vulkan_var_mean_dynamic.mlir").read_text()
+    vulkan = gpu_compile.compile_text(repro, "vulkan")
+    assert not vulkan.ok and vulkan.op == "vector.mask", vulkan.short()
+    assert gpu_compile.compile_text(repro, "rocm").ok
 
 
 def test_failure_names_the_op() -> None:
