@@ -114,8 +114,8 @@ def table(results: list[dict], variants: list[str]) -> str:
             ok = [r for r in rows if r["ok"]]
             lines.append(f"{t} {v}: {len(ok)}/{len(rows)} build")
         if "gpu" in variants and "raw" in variants:
-            ratios = [index[(t, n, "gpu")]["cpu_seconds"] / index[(t, n, "raw")]["cpu_seconds"] for tt, n in keys
-                      if tt == t and index[(t, n, "gpu")]["ok"] and index[(t, n, "raw")]["ok"]]
+            pairs = [(index.get((t, n, "gpu")), index.get((t, n, "raw"))) for tt, n in keys if tt == t]
+            ratios = [g["cpu_seconds"] / r["cpu_seconds"] for g, r in pairs if g and r and g["ok"] and r["ok"]]
             if ratios:
                 gm = math.exp(sum(map(math.log, ratios)) / len(ratios))
                 lines.append(f"{t} gpu/raw build CPU seconds where both build: geomean {gm:.2f}, max {max(ratios):.2f} ({len(ratios)} inputs)")
@@ -139,11 +139,11 @@ def main() -> None:
     a = ap.parse_args()
     variants = a.variants.split(",")
     results = run(a.targets.split(","), inputs(a.models, a.rows), variants, a.timeout, a.raw_on_failure)
+    (HERE / "results").mkdir(exist_ok=True)
+    (HERE / "results" / f"{a.out}.json").write_text(json.dumps(results, indent=1) + "\n")
     text = table(results, variants)
     print(text)
-    (HERE / "results").mkdir(exist_ok=True)
     (HERE / "results" / f"{a.out}.txt").write_text(text)
-    (HERE / "results" / f"{a.out}.json").write_text(json.dumps(results, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -66,7 +66,12 @@ class DeviceProfile:
         of the weight as a dense flipped copy each (W cut at stride T, then
         flipped) rather than a strided slice of one flipped copy: IREE's
         rocm IGEMM path fails on a strided filter slice in f16
-        ('memref.collapse_shape' address spaces)."""
+        ('memref.collapse_shape' address spaces);
+    bias_two_step: whether grad_bias sums the spatial dims, then the batch
+        (two reductions of contiguous dims) rather than all of them at once
+        around the channel dim: IREE's vulkan-spirv cannot vectorize the
+        latter with a dynamic size ("'vector.mask' op expects only one
+        operation to mask")."""
 
     device: Device
     matmul_forms: bool = True
@@ -77,6 +82,7 @@ class DeviceProfile:
     image_first: bool = False
     dynamic_taps: bool = True
     flip_per_piece: bool = False
+    bias_two_step: bool = False
 
 
 PROFILES: dict[Device, DeviceProfile] = {
@@ -90,7 +96,7 @@ PROFILES: dict[Device, DeviceProfile] = {
     # output phases.
     Device.GPU: DeviceProfile(
         Device.GPU, matmul_forms=False, peel_waste=1.0, channels_last=False,
-        scatter_phases=True, image_first=True, dynamic_taps=False, flip_per_piece=True,
+        scatter_phases=True, image_first=True, dynamic_taps=False, flip_per_piece=True, bias_two_step=True,
     ),
 }
 
