@@ -93,10 +93,11 @@ def useful_macs(ops: Operands) -> Optional[int]:
 
 def bias_gradient(em: Emitter, dy: Value, acc_type: FloatType, two_step: bool = False) -> Value:
     """grad_bias[f] = sum_{n, s...} dy[n, f, s...]; two_step (the device
-    profile's bias_two_step): sum_n (sum_{s...} dy[n, f, s...]), two
-    reductions that each reduce contiguous dims."""
+    profile's bias_two_step) with a dynamic size: sum_n (sum_{s...} dy[n, f,
+    s...]), two reductions that each reduce contiguous dims (static shapes
+    keep one op: one dispatch less to build)."""
     rank = ranked(dy.type).rank
-    if two_step:
+    if two_step and None in ranked(dy.type).shape:
         return em.reduce_sum(em.reduce_sum(dy, list(range(2, rank)), acc_type), [0], acc_type)
     return em.reduce_sum(dy, [i for i in range(rank) if i != 1], acc_type)
 

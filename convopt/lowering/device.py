@@ -67,9 +67,9 @@ class DeviceProfile:
         flipped) rather than a strided slice of one flipped copy: IREE's
         rocm IGEMM path fails on a strided filter slice in f16
         ('memref.collapse_shape' address spaces);
-    bias_two_step: whether grad_bias sums the spatial dims, then the batch
-        (two reductions of contiguous dims) rather than all of them at once
-        around the channel dim: IREE's vulkan-spirv cannot vectorize the
+    bias_two_step: whether grad_bias with a dynamic size sums the spatial
+        dims, then the batch (two reductions of contiguous dims) rather than
+        all of them at once around the channel dim: IREE's vulkan-spirv cannot vectorize the
         latter with a dynamic size ("'vector.mask' op expects only one
         operation to mask")."""
 
