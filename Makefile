@@ -2,8 +2,11 @@
 #
 #   make demo       lower the convolution backward ops of a ResNet block
 #   make test       the fast tier: pytest (test/unit, test/e2e with the named
-#                   matrix and a random slice, test/models, test/fuzz slices) and lit
-#   make test-full  make test with the whole random e2e sweep, then make fuzz
+#                   matrix and a random slice, test/models, test/fuzz slices,
+#                   test/gpu: a GPU compile-only slice) and lit
+#   make test-full  make test with the whole random e2e sweep, the --device=gpu
+#                   forms on the whole named matrix and every GPU build
+#                   (CONVOPT_GPU_FULL=1), then make fuzz
 #   make fuzz       10,000 fuzzed texts, 2,000 random configurations per path,
 #                   resource bounds, packed-matmul tiles x IREE CPUs (test/fuzz/README.md)
 #   make lint       ruff and mypy
@@ -52,10 +55,10 @@ $(STAMP): pyproject.toml | $(BIN)/python
 test: unit lit
 
 unit: $(STAMP)
-	CONVOPT_E2E_RANDOM=$(E2E_RANDOM) CONVOPT_E2E_FORMS=$(E2E_FORMS) CONVOPT_MODELS=$(MODELS) $(BIN)/python -m pytest -n $(JOBS) test/unit test/e2e test/models test/fuzz
+	CONVOPT_E2E_RANDOM=$(E2E_RANDOM) CONVOPT_E2E_FORMS=$(E2E_FORMS) CONVOPT_MODELS=$(MODELS) $(BIN)/python -m pytest -n $(JOBS) test/unit test/e2e test/models test/fuzz test/gpu
 
 test-full:
-	$(MAKE) test E2E_RANDOM=110 E2E_FORMS=all MODELS=all
+	CONVOPT_GPU_FULL=1 $(MAKE) test E2E_RANDOM=110 E2E_FORMS=all MODELS=all
 	$(MAKE) -k fuzz
 
 # The three sweeps are separate targets, so that `make -k fuzz` runs them all.

@@ -38,3 +38,34 @@ def test_api_checks_the_device():
     with pytest.raises(ValueError, match="device must be one of"):
         convopt.lower("module {\n}\n", device="tpu")
     assert convopt.lower("module {\n}\n", device="gpu") == convopt.lower("module {\n}\n")
+
+
+def test_gpu_profile_picks_generic_forms():
+    # A dense 3x3 layer big enough for im2col on the CPU classes stays
+    # linalg.generic on the GPU, also with a dynamic batch (which counts as
+    # large for the matmul-form threshold).
+    from convopt.lowering.forms import registry
+    from convopt.lowering.kernel.relation import Kind, Rel
+    from convopt.lowering.kernel.request import KernelChoices, KernelRequest
+
+    def chosen(kind: Kind, roles: dict, device: Device, form: str = "auto") -> str:
+        choices = KernelChoices(form=form, device=PROFILES[device])
+        req = KernelRequest(kind, (None, None), ((), ()), (), rels, roles, [r.Ns for r in rels], None, choices)  # type: ignore[arg-type]
+        return registry.choose(req).name
+
+    rels = [Rel(S=1, D=1, P=1, K=3, Ns=56, Nb=56)] * 2
+    for n in (8, None):
+        roles = {"n": n, "g": 1, "ca": 64, "cb": 64}
+        for kind in (Kind.WEIGHT, Kind.SCATTER):
+            assert chosen(kind, roles, Device.CPU) in ("im2col", "named")  # named: channels-last grad_input (static batch)
+            assert chosen(kind, roles, Device.GPU) == "generic"
+            assert chosen(kind, roles, Device.GPU, "im2col") == "im2col"  # forced stays forced
+
+
+def test_gpu_output_differs_only_in_the_gpu_forms():
+    import os
+
+    text = open(os.path.join(os.path.dirname(__file__), "..", "lit", "convopt-conv-bwd-to-linalg", "device-gpu.mlir")).read()
+    cpu, gpu = convopt.lower(text), convopt.lower(text, device="gpu")
+    assert cpu == convopt.lower(text, device="cpu") and gpu != cpu
+    assert cpu.count("tensor.insert_slice") > gpu.count("tensor.insert_slice") == 4  # 9 taps vs 4 phases

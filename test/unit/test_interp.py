@@ -512,6 +512,10 @@ PATHS = {
     "named": ("--lower-conv-bwd", "--conv-form=named"),
     "named-decomposed": ("--lower-conv-bwd", "--backend-legal-ops=", "--conv-form=named"),
     "generic": ("--lower-conv-bwd", "--conv-form=generic"),
+    # the --device=gpu forms on every row, both paths (IREE llvm-cpu runs a
+    # slice of them, test/e2e/test_gpu_forms.py)
+    "gpu": ("--lower-conv-bwd", "--device=gpu"),
+    "gpu-decomposed": ("--lower-conv-bwd", "--backend-legal-ops=", "--device=gpu"),
 }
 
 SLOW = {"3d_basic", "3d_groups2", "3d_f16", "2d_transposed_overpadding"}
@@ -527,7 +531,7 @@ GENERIC_ROWS = {"2d_basic", "2d_groups2_stride2", "2d_transposed_groups2"}
 
 
 def _runs_on(cfg: harness.Config, path: str) -> bool:
-    if path in ("direct", "decomposed"):
+    if path in ("direct", "decomposed", "gpu", "gpu-decomposed"):
         return True
     if path == "generic":
         return cfg.name in GENERIC_ROWS

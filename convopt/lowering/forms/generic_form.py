@@ -69,10 +69,16 @@ def _tile_maps(layout: tuple, accesses: tuple) -> tuple[tuple[AffineMap, ...], t
 
 
 def generic_tile(em: Emitter, req: KernelRequest, plan: KernelPlan, tile: Tile, stats: KernelStats) -> Value:
-    """The tile as one linalg.generic (multiply-adds in the accumulator type)."""
+    """The tile as one linalg.generic (multiply-adds in the accumulator
+    type); a weight kernel takes B first where the device profile says
+    image_first (the product stays A * B)."""
     maps, iterators = tile_maps(plan, tile)
     acc_type = req.acc_type
-    summed = em.generic(list(tile.ins), [tile.init], maps, iterators, lambda b, args: [multiply_add(b, args[0], args[1], args[2], acc_type)])[0]
+    if req.kind == Kind.WEIGHT and req.choices.device.image_first:
+        swapped = (maps[1], maps[0], maps[2])
+        summed = em.generic([tile.ins[1], tile.ins[0]], [tile.init], swapped, iterators, lambda b, args: [multiply_add(b, args[1], args[0], args[2], acc_type)])[0]
+    else:
+        summed = em.generic(list(tile.ins), [tile.init], maps, iterators, lambda b, args: [multiply_add(b, args[0], args[1], args[2], acc_type)])[0]
     macs = [p.macs() for p in tile.combo]
     lead_sizes = [req.roles[x] for x in plan.par + plan.red]
     total = 0

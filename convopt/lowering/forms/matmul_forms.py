@@ -359,12 +359,13 @@ def im2col_fits(req: KernelRequest) -> bool:
 def im2col_pays(req: KernelRequest) -> bool:
     """Whether auto picks im2col: there is a matrix to multiply (not
     depthwise: Ca * Cb >= 4), the shapes are static and the op has at least
-    im2col_min_macs multiply-adds (the device profile's, device.py); a
-    scatter also needs at least IM2COL_MIN_EFFICIENCY of useful multiply-adds
-    (col2im multiplies the padded positions too) and a static kernel size."""
+    im2col_min_macs multiply-adds (the device profile's, device.py; never
+    where the profile has no matmul_forms); a scatter also needs at least
+    IM2COL_MIN_EFFICIENCY of useful multiply-adds (col2im multiplies the
+    padded positions too) and a static kernel size."""
     roles, rels = req.roles, req.rels
     ca, cb = roles["ca"], roles["cb"]
-    if not im2col_fits(req) or not isinstance(ca, int) or not isinstance(cb, int) or ca * cb < 4 or not all(r.static for r in rels):
+    if not req.choices.device.matmul_forms or not im2col_fits(req) or not isinstance(ca, int) or not isinstance(cb, int) or ca * cb < 4 or not all(r.static for r in rels):
         return False
     useful = executed = 1
     for r in rels:

@@ -40,25 +40,66 @@ class Device(Choice):
 class DeviceProfile:
     """What the form choice reads of a device class.
 
+    matmul_forms: whether auto picks the matmul forms (im2col, col2im) at
+        all; without, every kernel not channels-last is linalg.generic;
     im2col_min_macs: below this many multiply-adds a kernel stays
         linalg.generic instead of the matmul forms: too small for them to pay
         for their copies (measured, bench/README.md);
     peel_waste: a static dim is peeled when zero padding would waste more
         than this fraction of its multiply-adds;
     channels_last: whether depthwise and dense stride-1 kernels take the
-        channels-last named convolutions (channels_last.py) under `auto`."""
+        channels-last named convolutions (channels_last.py) under `auto`;
+    scatter_phases: whether a scatter is cut by output phases (one dense
+        gather per phase b mod S over the flipped weight, disjoint: each
+        writes its own strided slice) instead of one op per tap adding into
+        a shared accumulator.  IREE's GPU pipelines cannot distribute the
+        in-place per-tap updates (bench/README.md, GPU builds);
+    image_first: whether a weight kernel's linalg.generic takes the input
+        read at S*s + D*k - P (B, "the image") as its first operand, as
+        linalg's convolution interface orders them: IREE's GPU pipelines
+        then see a convolution; with B second they take it for a reduction
+        and fail to pack its innermost reduced dim ("failed to pack
+        reduction dimensions for partial reduction");
+    dynamic_taps: whether a gather or weight kernel cuts a dynamic spatial
+        dim by taps (exact at any size, one op per tap into one
+        accumulator) rather than padded (one op over the zero-padded
+        operand, which GPU codegen can bufferize);
+    flip_per_piece: whether the phase pieces of a scatter read their taps
+        of the weight as a dense flipped copy each (W cut at stride T, then
+        flipped) rather than a strided slice of one flipped copy: IREE's
+        rocm IGEMM path fails on a strided filter slice in f16
+        ('memref.collapse_shape' address spaces);
+    bias_two_step: whether grad_bias with a dynamic size sums the spatial
+        dims, then the batch (two reductions of contiguous dims) rather than
+        all of them at once around the channel dim: IREE's vulkan-spirv cannot vectorize the
+        latter with a dynamic size ("'vector.mask' op expects only one
+        operation to mask")."""
 
     device: Device
+    matmul_forms: bool = True
     im2col_min_macs: int = 1 << 20
     peel_waste: float = 0.05
     channels_last: bool = True
+    scatter_phases: bool = False
+    image_first: bool = False
+    dynamic_taps: bool = True
+    flip_per_piece: bool = False
+    bias_two_step: bool = False
 
 
 PROFILES: dict[Device, DeviceProfile] = {
     Device.CPU: DeviceProfile(Device.CPU),
     Device.AVX2: DeviceProfile(Device.AVX2),
     Device.AVX512: DeviceProfile(Device.AVX512),
-    Device.GPU: DeviceProfile(Device.GPU),
+    # GPU: the forms IREE's rocm, cuda and vulkan-spirv pipelines build
+    # (bench/README.md, GPU builds): linalg.generic (no im2col copies, no
+    # channels-last transposes), one op per gather or weight kernel (padded:
+    # peeling built too, at 2.6x the build time on convnext), the scatter by
+    # output phases.
+    Device.GPU: DeviceProfile(
+        Device.GPU, matmul_forms=False, peel_waste=1.0, channels_last=False,
+        scatter_phases=True, image_first=True, dynamic_taps=False, flip_per_piece=True, bias_two_step=True,
+    ),
 }
 
 DEVICES = tuple(d.value for d in Device)

@@ -278,7 +278,8 @@ def weight_pieces(em: Emitter, r: Rel, strategy: Strategy) -> list[Piece]:
 
 def phase_pieces(em: Emitter, r: Rel) -> list[Piece]:
     """out[b] = sum_{s,k: b = S*s + D*k - P} A[s] * W[k] for a kernel size K
-    known only at run time, so that taps cannot be enumerated; inputs
+    known only at run time, so that taps cannot be enumerated (or, static,
+    where disjoint pieces are wanted: --device=gpu); inputs
     (A, Wf) with the flipped weight Wf[m] = W[K-1-m].
 
     One piece per output phase b = S*q + phi (0 <= phi < S), a dense gather
@@ -306,6 +307,8 @@ def phase_pieces(em: Emitter, r: Rel) -> list[Piece]:
         k0 = next(k for k in range(T) if (r.D * k - phi - r.P) % r.S == 0)
         c = (phi + r.P - r.D * k0) // r.S
         J = em.ceildiv(em.sub(r.K, k0), T)
+        if isinstance(J, int) and J <= 0:
+            continue  # a static kernel with no tap in this phase: it stays zero
         Nq = em.ceildiv(em.sub(r.Nb, phi), r.S)
         m0 = em.sub(em.sub(r.K, 1 + k0), em.mul(em.sub(J, 1), T))
         size = em.add(Nq, em.mul(em.sub(J, 1), Dq))  # (Nq - 1) + Dq*(J - 1) + 1

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ...ir.core import Value
+from .device import DeviceProfile
 from .emit import Emitter, Ix
 from .outputs import Outputs
 from .relation import PIECES, Kind, Piece, Rel, Strategy, pieces
@@ -42,6 +43,7 @@ class KernelPlan:
     padded: list[Value]
     shifts: list[list[Ix]]
     overlapping: bool  # taps of a gather or a scatter overlap: they accumulate
+    flip_slices: tuple[int, ...] = ()  # dims of input 1 flipped per slice (not once): profile flip_per_piece
 
     @property
     def nd(self) -> int:
@@ -61,32 +63,32 @@ class KernelPlan:
         return list(itertools.product(*self.per_dim))
 
 
-def choose_strategy(kind: Kind, em: Emitter, r: Rel, policy: Peel, peel_waste: float) -> Strategy:
+def choose_strategy(kind: Kind, em: Emitter, r: Rel, policy: Peel, device: DeviceProfile) -> Strategy:
     """How to cut one dim: scatter by taps (by output phases over the
-    flipped weight when the kernel size is dynamic); a static dim is "peeled"
-    when its "padded" form would waste more than peel_waste (the device
-    profile's) of its
-    multiply-adds; a dynamic dim goes by taps (exact at any size) unless the
-    policy is `never`."""
+    flipped weight when the kernel size is dynamic or the device profile
+    says scatter_phases); a static dim is "peeled" when its "padded" form
+    would waste more than the profile's peel_waste of its multiply-adds; a
+    dynamic dim goes by taps (exact at any size) unless the policy is
+    `never` or the profile has no dynamic_taps."""
     if kind == Kind.SCATTER:
-        return Strategy.TAPS if isinstance(r.K, int) else Strategy.PHASES
+        return Strategy.TAPS if isinstance(r.K, int) and not device.scatter_phases else Strategy.PHASES
     if not isinstance(r.K, int):
         return Strategy.PADDED
     if not r.static:
-        return Strategy.PADDED if policy == Peel.NEVER else Strategy.TAPS
+        return Strategy.TAPS if policy != Peel.NEVER and device.dynamic_taps else Strategy.PADDED
     if policy == Peel.NEVER:
         return Strategy.PADDED
     if policy == Peel.ALWAYS:
         return Strategy.PEELED
     executed = sum(p.macs() or 0 for p in PIECES[kind](em, r, Strategy.PADDED))
-    return Strategy.PEELED if executed > 0 and r.useful() < (1 - peel_waste) * executed else Strategy.PADDED
+    return Strategy.PEELED if executed > 0 and r.useful() < (1 - device.peel_waste) * executed else Strategy.PADDED
 
 
 def plan_by_choices(em: Emitter, req: KernelRequest) -> KernelPlan:
     """plan_kernel with each dim cut by choose_strategy under the request's
     peel policy and device profile."""
     choices = req.choices
-    return plan_kernel(em, req, [choose_strategy(req.kind, em, r, choices.peel, choices.device.peel_waste) for r in req.rels])
+    return plan_kernel(em, req, [choose_strategy(req.kind, em, r, choices.peel, choices.device) for r in req.rels])
 
 
 def plan_kernel(em: Emitter, req: KernelRequest, strategies: Sequence[Strategy]) -> KernelPlan:
@@ -98,14 +100,15 @@ def plan_kernel(em: Emitter, req: KernelRequest, strategies: Sequence[Strategy])
     in_roles = [[x for x in names if x in live] for names in kdef.inputs]
     per_dim = [pieces(em, req.kind, r, st) for r, st in zip(req.rels, strategies)]
     flipped = [len(in_roles[1]) + i for i, st in enumerate(strategies) if st == Strategy.PHASES]
-    if flipped:  # phase pieces read the weight flipped along their dims
+    per_slice = tuple(flipped) if req.choices.device.flip_per_piece else ()
+    if flipped and not per_slice:  # phase pieces read the weight flipped along their dims
         ins = (ins[0], em.reverse(ins[1], flipped))
     padded, shifts = _pad_inputs(em, ins, in_roles, per_dim)
     return KernelPlan(
         ins=ins, in_roles=in_roles, out_roles=[x for x in kdef.output if x in live],
         par=[r for r in kdef.parallel if r in live], red=[r for r in kdef.reduction if r in live],
         per_dim=per_dim, strategies=list(strategies), padded=padded, shifts=shifts,
-        overlapping=req.kind != Kind.WEIGHT and Strategy.TAPS in strategies,
+        overlapping=req.kind != Kind.WEIGHT and Strategy.TAPS in strategies, flip_slices=per_slice,
     )
 
 
@@ -177,12 +180,21 @@ def emit_tiles(em: Emitter, req: KernelRequest, plan: KernelPlan, tile_fn: TileF
 
 
 def _in_slice(em: Emitter, plan: KernelPlan, j: int, value: Value, combo: Combo) -> Value:
-    """The slice of padded input j that the pieces of `combo` read."""
+    """The slice of padded input j that the pieces of `combo` read.  Along
+    a dim of plan.flip_slices the spans index the flipped weight Wf[m] =
+    W[K-1-m]: the taps W[K-1-offset - stride*i] are gathered from W into a
+    dense copy (Emitter.flip_taps), so that the op reads neither a strided
+    slice nor a flip of one."""
     lead = len(plan.in_roles[j])
     offsets = [0] * lead + [em.add(p.ins[j].span.offset, plan.shifts[j][i]) for i, p in enumerate(combo)]
     sizes = em.shape(value)[:lead] + [p.ins[j].span.size for p in combo]
     strides = [1] * lead + [p.ins[j].span.stride for p in combo]
-    return em.extract_slice(value, offsets, sizes, strides)
+    flips = plan.flip_slices if j == 1 else ()
+    picks = {x: (em.sub(em.sub(em.dim(value, x), 1), offsets[x]), strides[x], sizes[x]) for x in flips}
+    for x in flips:  # the whole dim; flip_taps picks the taps
+        offsets[x], sizes[x], strides[x] = 0, em.dim(value, x), 1
+    cut = em.extract_slice(value, offsets, sizes, strides)
+    return em.flip_taps(cut, picks) if flips else cut
 
 
 def emit_tiled(em: Emitter, req: KernelRequest, tile_fn: TileFn, stats: KernelStats) -> Value:

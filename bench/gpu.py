@@ -1,0 +1,150 @@
+"""bench/gpu: does convopt's output build for IREE's GPU backends?  Compile-only.
+
+For every target of test/gpu/gpu_compile.py (rocm gfx942, cuda sm_80,
+vulkan-spirv) and every input -- the models of test/models/*.mlir and the
+named e2e rows of test/e2e/harness.py named_matrix() -- three variants go to
+iree-compile --iree-input-type=torch, one after the other, with a timeout:
+
+  raw      the torch IR as it is (IREE lowers convolution_backward itself,
+           with torch-mlir's TorchToLinalg: "the raw import")
+  convopt  convopt --lower-conv-bwd (the default, --device=cpu)
+  gpu      convopt --lower-conv-bwd --device=gpu
+
+Records, per (target, input, variant): built or not, build wall seconds,
+the first error line and the op it is about.  Writes bench/results/gpu.txt
+(the table for bench/README.md: target x input, convopt / raw import) and
+bench/results/gpu.json.
+
+    python bench/gpu.py [--targets rocm,cuda,vulkan] [--models a,b|none] [--rows a,b|all|none]
+                        [--variants raw,convopt,gpu] [--timeout S] [--out NAME] [--raw-on-failure]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT / "test" / "gpu"))
+sys.path.insert(0, str(ROOT / "test" / "e2e"))
+
+import gpu_compile  # noqa: E402
+import harness  # noqa: E402
+
+VARIANTS = {"raw": None, "convopt": "cpu", "gpu": "gpu"}
+
+
+def inputs(models: str, rows: str) -> dict[str, str]:
+    """name -> torch IR text: models as model:<name>, rows as row:<name>."""
+    out: dict[str, str] = {}
+    names = sorted(p.stem for p in (ROOT / "test" / "models").glob("*.mlir"))
+    if models != "none":
+        keep = names if models == "all" else models.split(",")
+        for name in keep:
+            out[f"model:{name}"] = (ROOT / "test" / "models" / f"{name}.mlir").read_text()
+    if rows != "none":
+        table = {c.name: c for c in harness.named_matrix()}
+        keep = list(table) if rows == "all" else rows.split(",")
+        for name in keep:
+            out[f"row:{name}"] = harness.torch_ir(table[name])
+    return out
+
+
+def variant_text(text: str, variant: str) -> str:
+    device = VARIANTS[variant]
+    return text if device is None else gpu_compile.convopt_output(text, device)
+
+
+def run(targets: list[str], texts: dict[str, str], variants: list[str], timeout: float, raw_on_failure: bool = False) -> list[dict]:
+    """Every variant of every input for every target, one build at a time;
+    with raw_on_failure the raw import is built only where another variant
+    failed (to tell a shared IREE limitation apart), after them."""
+    results = []
+    for name, text in texts.items():
+        lowered = {v: variant_text(text, v) for v in variants}
+        for target in targets:
+            order = [v for v in variants if v != "raw"] + ["raw"] if raw_on_failure else variants
+            for v in order:
+                if v == "raw" and raw_on_failure and all(r["ok"] for r in results if r["input"] == name and r["target"] == target):
+                    continue
+                if v == "gpu" and "convopt" in lowered and lowered["gpu"] == lowered["convopt"]:
+                    prev = next(r for r in results if r["input"] == name and r["target"] == target and r["variant"] == "convopt")
+                    results.append(dict(prev, variant=v, same_as="convopt"))
+                    continue
+                b = gpu_compile.compile_text(lowered[v], target, timeout)
+                row = {"target": target, "input": name, "variant": v, "ok": b.ok, "seconds": round(b.seconds, 2), "cpu_seconds": round(b.cpu_seconds, 2),
+                       "error": b.error, "op": b.op, "timeout": b.timeout}
+                print(f"{target:7} {name:45} {v:8} {b.short()}", flush=True)
+                results.append(row)
+    return results
+
+
+def cell(r: dict | None) -> str:
+    if r is None:
+        return "-"
+    if r["ok"]:
+        return f"ok {r['cpu_seconds']:.1f}"
+    return "timeout" if r["timeout"] else f"FAIL {r['op'] or '?'}"
+
+
+def table(results: list[dict], variants: list[str]) -> str:
+    """Markdown: one row per (target, input), a column per variant (ok and
+    iree-compile's CPU seconds, or the failing op), and the build-time
+    ratio (CPU seconds) of the gpu variant to the raw import."""
+    index = {(r["target"], r["input"], r["variant"]): r for r in results}
+    keys = sorted({(r["target"], r["input"]) for r in results}, key=lambda k: (k[0], k[1]))
+    head = ["target", "input", *variants]
+    if "gpu" in variants and "raw" in variants:
+        head.append("gpu / raw cpu-s")
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for t, name in keys:
+        cells = [t, name] + [cell(index.get((t, name, v))) for v in variants]
+        if "gpu / raw cpu-s" in head:
+            g, raw = index.get((t, name, "gpu")), index.get((t, name, "raw"))
+            cells.append(f"{g['cpu_seconds'] / raw['cpu_seconds']:.2f}" if g and raw and g["ok"] and raw["ok"] else "-")
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    for t in sorted({k[0] for k in keys}):
+        for v in variants:
+            rows = [r for r in results if r["target"] == t and r["variant"] == v]
+            ok = [r for r in rows if r["ok"]]
+            lines.append(f"{t} {v}: {len(ok)}/{len(rows)} build")
+        if "gpu" in variants and "raw" in variants:
+            pairs = [(index.get((t, n, "gpu")), index.get((t, n, "raw"))) for tt, n in keys if tt == t]
+            ratios = [g["cpu_seconds"] / r["cpu_seconds"] for g, r in pairs if g and r and g["ok"] and r["ok"]]
+            if ratios:
+                gm = math.exp(sum(map(math.log, ratios)) / len(ratios))
+                lines.append(f"{t} gpu/raw build CPU seconds where both build: geomean {gm:.2f}, max {max(ratios):.2f} ({len(ratios)} inputs)")
+    failures = [r for r in results if not r["ok"] and not r.get("same_as")]
+    if failures:
+        lines += ["", "First error per failing build:"]
+        for r in failures:
+            lines.append(f"- {r['target']} {r['input']} {r['variant']}: {r['op'] or '?'}: {r['error']}")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--targets", default="rocm,cuda,vulkan")
+    ap.add_argument("--models", default="all")
+    ap.add_argument("--rows", default="none")
+    ap.add_argument("--variants", default="raw,convopt,gpu")
+    ap.add_argument("--timeout", type=float, default=300.0)
+    ap.add_argument("--out", default="gpu")
+    ap.add_argument("--raw-on-failure", action="store_true", help="build the raw import only where another variant fails")
+    a = ap.parse_args()
+    variants = a.variants.split(",")
+    results = run(a.targets.split(","), inputs(a.models, a.rows), variants, a.timeout, a.raw_on_failure)
+    (HERE / "results").mkdir(exist_ok=True)
+    (HERE / "results" / f"{a.out}.json").write_text(json.dumps(results, indent=1) + "\n")
+    text = table(results, variants)
+    print(text)
+    (HERE / "results" / f"{a.out}.txt").write_text(text)
+
+
+if __name__ == "__main__":
+    main()
