@@ -3,17 +3,12 @@ arithmetic families and the casts."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from ..ir.attributes import DenseAttr, DenseResourceAttr, FloatAttr, IntegerAttr, format_float
 from ..ir.core import Operation
 from ..ir.types import IndexType, IntegerType, RankedTensorType, Type, i1, i64
-from .base import OpDef, cast_op, fail, family, rest
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..parser.resolve import Resolver
-    from ..parser.syntax import OpSyntax
-    from ..printer import Printer
+from .base import OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, cast_op, fail, family, rest
 
 CMPI_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 CMPF_PREDICATES = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"]
@@ -37,7 +32,7 @@ def _typed_value(attr: object) -> str:
     return str(attr)
 
 
-def _print_constant(p: Printer, op: Operation) -> str:
+def _print_constant(p: PrinterAPI, op: Operation) -> str:
     return f"arith.constant{p.attr_dict(rest(op, 'value'))} {_typed_value(op.attributes['value'])}"
 
 
@@ -50,7 +45,7 @@ def _verify_constant(op: Operation) -> None:
         raise fail(op, "value type must match the result type")
 
 
-def _parse_constant(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_constant(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     value = syn.attributes["value"]
     if not isinstance(value, _TYPED_VALUES):
         raise r.fail("'arith.constant' needs a typed value (e.g. `0 : index`, `1.0 : f32`, `dense<...> : tensor<...>`)", syn.token)
@@ -80,7 +75,7 @@ def _fits_cmp(op: Operation) -> bool:
     return isinstance(pred, IntegerAttr) and 0 <= pred.value < len(_predicates(op.name))
 
 
-def _print_cmp(p: Printer, op: Operation) -> str:
+def _print_cmp(p: PrinterAPI, op: Operation) -> str:
     pred = op.attributes["predicate"]
     assert isinstance(pred, IntegerAttr)
     return f"{op.name} {_predicates(op.name)[pred.value]}, {p.values(op.operands)}{p.attr_dict(rest(op, 'predicate'))} : {op.operands[0].type}"
@@ -91,7 +86,7 @@ def _verify_cmp(op: Operation) -> None:
         raise fail(op, "requires both operands to have the same type")
 
 
-def _parse_cmp(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_cmp(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     table = _predicates(syn.name)
     pred = syn.extra["predicate"]
     if pred not in table:
@@ -105,7 +100,7 @@ def _parse_cmp(r: Resolver, syn: OpSyntax) -> Operation:
 
 # --- arith.select ------------------------------------------------------------------------
 
-def _print_select(p: Printer, op: Operation) -> str:
+def _print_select(p: PrinterAPI, op: Operation) -> str:
     cond = op.operands[0].type
     types = str(op.results[0].type) if isinstance(cond, IntegerType) else f"{cond}, {op.results[0].type}"
     return f"arith.select {p.values(op.operands)}{p.attr_dict(op.attributes)} : {types}"
@@ -116,7 +111,7 @@ def _verify_select(op: Operation) -> None:
         raise fail(op, "requires the true and false values and the result to have the same type")
 
 
-def _select_types(r: Resolver, syn: OpSyntax, lhs: list[Type]) -> tuple[list[Type], list[Type]]:
+def _select_types(r: ResolverAPI, syn: OpSyntaxAPI, lhs: list[Type]) -> tuple[list[Type], list[Type]]:
     """`: T` (an i1 condition) or `: C, T`."""
     if len(lhs) == 1:
         return [i1, lhs[0], lhs[0]], [lhs[0]]
@@ -125,7 +120,7 @@ def _select_types(r: Resolver, syn: OpSyntax, lhs: list[Type]) -> tuple[list[Typ
 
 # --- same-type arithmetic: `op %a, %b : T` ------------------------------------------------------
 
-def _print_same_type(p: Printer, op: Operation) -> str:
+def _print_same_type(p: PrinterAPI, op: Operation) -> str:
     return f"{op.name} {p.values(op.operands)}{p.attr_dict(op.attributes)} : {op.results[0].type}"
 
 
@@ -136,7 +131,7 @@ def _verify_same_type(op: Operation) -> None:
             raise fail(op, f"requires the same type for all operands and results, found '{v.type}' and '{t}'")
 
 
-def _same_types(r: Resolver, syn: OpSyntax, lhs: list[Type]) -> tuple[list[Type], list[Type]]:
+def _same_types(r: ResolverAPI, syn: OpSyntaxAPI, lhs: list[Type]) -> tuple[list[Type], list[Type]]:
     if len(lhs) != 1:
         raise r.fail(f"'{syn.name}' expects a single type after ':'", syn.token)
     return [lhs[0]] * len(syn.operands), [lhs[0]]

@@ -23,23 +23,64 @@ an op is still an `Operation` with a name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional, Protocol
 
 from ..diagnostics import ConvoptError, Diagnostic, position_of
-from ..ir.attributes import DenseArrayAttr
-from ..ir.core import Operation, Value
+from ..ir.attributes import Attribute, DenseArrayAttr, Location
+from ..ir.core import Operation, Region, Value
 from ..ir.types import RankedTensorType, Type
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..parser.resolve import Resolver
-    from ..parser.syntax import OpSyntax
-    from ..printer import Printer
+# --- what the hooks see of the parser and the printer -------------------------------------------
+# The dialects never import the parser or the printer (which import the
+# dialects): a hook is handed them and sees them through these Protocols,
+# as MLIR's ODS hooks see OpAsmParser/OpAsmPrinter.
 
-PrintHook = Callable[["Printer", Operation], str]
-ParseHook = Callable[["Resolver", "OpSyntax"], Operation]
-ColonTypes = Callable[["Resolver", "OpSyntax", list[Type]], tuple[Sequence[Optional[Type]], list[Type]]]
+
+class OpSyntaxAPI(Protocol):
+    """One parsed op before resolution (`convopt.parser.syntax.OpSyntax`)."""
+
+    form: str
+    name: str
+    token: Any
+    operands: list[Any]
+    operand_types: list[Type]
+    result_types: Optional[list[Type]]
+    attributes: dict[str, Attribute]
+    regions: list[Any]
+    extra: dict[str, Any]
+    results: list[tuple[str, int, int]]
+
+
+class ResolverAPI(Protocol):
+    """Syntax -> IR (`convopt.parser.resolve.Resolver`)."""
+
+    def fail(self, message: str, token: Any, note: Any = None) -> ConvoptError: ...
+    def operands(self, syn: Any, uses: Any, types: Any) -> list[Value]: ...
+    def regions(self, syn: Any, isolated: bool = False) -> list[Region]: ...
+    def build_region(self, blocks: Any, isolated: bool, entry_args: Any = None) -> Region: ...
+    def spread(self, syn: Any, types: list[Type], count: int) -> list[Type]: ...
+    def uniform_types(self, syn: Any, lhs: list[Type]) -> tuple[list[Type], list[Type]]: ...
+    def mixed(self, syn: Any, items: list, start_index: int) -> tuple[tuple[int, ...], list[Value]]: ...
+
+
+class PrinterAPI(Protocol):
+    """IR -> text (`convopt.printer.Printer`)."""
+
+    def value(self, v: Value) -> str: ...
+    def values(self, vs: Iterable[Value]) -> str: ...
+    def types(self, ts: Iterable[Type]) -> str: ...
+    def attr(self, a: Attribute) -> str: ...
+    def attr_dict(self, attrs: dict[str, Attribute], elided: Iterable[str] = (), leading_space: bool = True) -> str: ...
+    def loc(self, loc: Optional[Location], pos: object = None) -> str: ...
+    def region(self, region: Region, print_entry_args: bool = True, print_empty_block: bool = False) -> str: ...
+
+
+
+PrintHook = Callable[[PrinterAPI, Operation], str]
+ParseHook = Callable[[ResolverAPI, OpSyntaxAPI], Operation]
+ColonTypes = Callable[[ResolverAPI, OpSyntaxAPI, list[Type]], tuple[Sequence[Optional[Type]], list[Type]]]
 
 
 class VerifyError(ConvoptError):
@@ -153,7 +194,7 @@ def family(names: Sequence[str], **fields: Any) -> dict[str, OpDef]:
     return {n: OpDef(n, **fields) for n in names}
 
 
-def print_cast(p: Printer, op: Operation) -> str:
+def print_cast(p: PrinterAPI, op: Operation) -> str:
     """`op %a : A to B`."""
     return f"{op.name} {p.value(op.operands[0])}{p.attr_dict(op.attributes)} : {op.operands[0].type} to {op.results[0].type}"
 

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from ..ir.attributes import StringAttr, symbol_name
 from ..ir.core import Operation
-from .base import OpDef, fail, rest
+from .base import OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, fail, rest
 from .func import print_terminator
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..parser.resolve import Resolver
-    from ..parser.syntax import OpSyntax
-    from ..printer import Printer
 
-
-def _print_module(p: Printer, op: Operation) -> str:
+def _print_module(p: PrinterAPI, op: Operation) -> str:
     text = "module"
     sym = op.attributes.get("sym_name")
     if isinstance(sym, StringAttr):
@@ -31,7 +26,7 @@ def _verify_module(op: Operation) -> None:
         raise fail(op, "expects one region with one block")
 
 
-def _parse_module(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_module(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     return Operation("builtin.module", [], [], syn.attributes, r.regions(syn, True))
 
 

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from ..ir.attributes import ArrayAttr, Attribute, DictAttr, StringAttr, TypeAttr, symbol_name
 from ..ir.core import Operation
 from ..ir.types import FunctionType, Type
-from .base import OpDef, fail, rest
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..parser.resolve import Resolver
-    from ..parser.syntax import OpSyntax
-    from ..printer import Printer
+from .base import OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, fail, rest
 
 
 def short_name(op: Operation) -> str:
@@ -22,7 +17,7 @@ def short_name(op: Operation) -> str:
     return op.name
 
 
-def print_terminator(p: Printer, op: Operation) -> str:
+def print_terminator(p: PrinterAPI, op: Operation) -> str:
     """`return %a, %b : A, B` (func.return, linalg.yield, tensor.yield, scf.yield)."""
     text = short_name(op)
     if op.operands:
@@ -32,7 +27,7 @@ def print_terminator(p: Printer, op: Operation) -> str:
     return text
 
 
-def terminator_types(r: Resolver, syn: OpSyntax, lhs: list[Type]) -> tuple[list[Type], list[Type]]:
+def terminator_types(r: ResolverAPI, syn: OpSyntaxAPI, lhs: list[Type]) -> tuple[list[Type], list[Type]]:
     """`op %a, %b : A, B` (or one type for all): no results."""
     return r.spread(syn, lhs, len(syn.operands)), []
 
@@ -65,7 +60,7 @@ def _fits_func(op: Operation) -> bool:
     return body is None or len(body.blocks[0].args) >= len(ftype.inputs)
 
 
-def _print_func(p: Printer, op: Operation) -> str:
+def _print_func(p: PrinterAPI, op: Operation) -> str:
     ftype = _function_type(op)
     name = op.attributes["sym_name"]
     assert ftype is not None and isinstance(name, StringAttr)
@@ -116,7 +111,7 @@ def _verify_func(op: Operation) -> None:
             raise fail(op, "expects its body to end with 'func.return'")
 
 
-def _parse_func(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_func(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     x = syn.extra
     args = x["args"]
     arg_types = [a[1] for a in args]

@@ -5,19 +5,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from ..ir.affine import AffineDim, AffineExpr, AffineMap
 from ..ir.attributes import AffineMapAttr, ArrayAttr, DenseArrayAttr, IntegerAttr, StringAttr
 from ..ir.core import Operation
 from ..ir.types import RankedTensorType, Type
-from .base import OpDef, fail, rest, segment_sizes
+from .base import OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, fail, rest, segment_sizes
 from .func import print_terminator, terminator_types
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..parser.resolve import Resolver
-    from ..parser.syntax import OpSyntax
-    from ..printer import Printer
 
 LEADING_ATTRS = ("indexing_maps", "iterator_types", "doc", "library_call")
 """linalg.generic attributes printed in its leading dictionary; the rest go in
@@ -46,7 +41,7 @@ def _fits_structured(op: Operation) -> bool:
     return True
 
 
-def _print_structured(p: Printer, op: Operation) -> str:
+def _print_structured(p: PrinterAPI, op: Operation) -> str:
     n_in, _ = segment_sizes(op)  # type: ignore[misc]
     trailing_names = TRAILING_ATTRS.get(op.name, ())
     if op.name == "linalg.generic":
@@ -215,13 +210,13 @@ def _verify_yield(op: Operation) -> None:
         raise fail(op, "expects a linalg op as parent")
 
 
-def _print_index(p: Printer, op: Operation) -> str:
+def _print_index(p: PrinterAPI, op: Operation) -> str:
     dim = op.attributes["dim"]
     assert isinstance(dim, IntegerAttr)
     return f"linalg.index {dim.value}{p.attr_dict(rest(op, 'dim'))} : {op.results[0].type}"
 
 
-def _parse_index(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_index(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     return Operation(syn.name, [], syn.result_types or [], syn.attributes)
 
 

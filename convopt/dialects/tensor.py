@@ -4,21 +4,13 @@ extract, cast, yield."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
-from ..ir.attributes import ArrayAttr, Attribute, DenseArrayAttr, IntegerAttr
+from ..ir.attributes import DYNAMIC_INDEX, ArrayAttr, Attribute, DenseArrayAttr, IntegerAttr
 from ..ir.core import Operation, Value
 from ..ir.types import IndexType, RankedTensorType, Type, i32, i64, index
-from .base import OpDef, cast_op, fail, ranked, rest, segment_sizes, segments
+from .base import OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, cast_op, fail, ranked, rest, segment_sizes, segments
 from .func import print_terminator, terminator_types
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..parser.resolve import Resolver
-    from ..parser.syntax import OpSyntax
-    from ..printer import Printer
-
-DYNAMIC_INDEX = -(2**63)
-"""MLIR's ShapedType::kDynamic, used in static offset/size arrays."""
 
 
 def _static(values: object) -> Sequence[int]:
@@ -31,7 +23,7 @@ def _mixed_fits(static: object, dynamic: Sequence[Value]) -> bool:
     return isinstance(static, DenseArrayAttr) and static.values.count(DYNAMIC_INDEX) == len(dynamic)
 
 
-def _print_mixed(p: Printer, static: object, dynamic: Sequence[Value]) -> str:
+def _print_mixed(p: PrinterAPI, static: object, dynamic: Sequence[Value]) -> str:
     """`[0, %a, 4]`: static values with the dynamic ones in their places."""
     assert isinstance(static, DenseArrayAttr)
     if not dynamic:
@@ -43,7 +35,7 @@ def _print_mixed(p: Printer, static: object, dynamic: Sequence[Value]) -> str:
 
 # --- tensor.empty ---------------------------------------------------------------------------
 
-def _print_empty(p: Printer, op: Operation) -> str:
+def _print_empty(p: PrinterAPI, op: Operation) -> str:
     return f"tensor.empty({p.values(op.operands)}){p.attr_dict(op.attributes)} : {op.results[0].type}"
 
 
@@ -57,18 +49,18 @@ def _verify_empty(op: Operation) -> None:
             raise fail(op, "expects index operands")
 
 
-def _parse_empty(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_empty(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     ops = r.operands(syn, syn.operands, list(syn.operand_types))
     return Operation(syn.name, ops, syn.result_types or [], syn.attributes)
 
 
 # --- tensor.dim ------------------------------------------------------------------------------
 
-def _print_dim(p: Printer, op: Operation) -> str:
+def _print_dim(p: PrinterAPI, op: Operation) -> str:
     return f"tensor.dim {p.values(op.operands)}{p.attr_dict(op.attributes)} : {op.operands[0].type}"
 
 
-def _dim_types(r: Resolver, syn: OpSyntax, lhs: list[Type]) -> tuple[list[Optional[Type]], list[Type]]:
+def _dim_types(r: ResolverAPI, syn: OpSyntaxAPI, lhs: list[Type]) -> tuple[list[Optional[Type]], list[Type]]:
     """`tensor.dim %t, %i : T`."""
     return [lhs[0] if lhs else None, index], [index]
 
@@ -96,17 +88,17 @@ def _fits_mixed(op: Operation) -> bool:
     return True
 
 
-def _print_mixed_lists(p: Printer, op: Operation, sep: str) -> str:
+def _print_mixed_lists(p: PrinterAPI, op: Operation, sep: str) -> str:
     names = _mixed_attrs(op)
     return sep.join([_print_mixed(p, op.attributes[k], d) for k, d in zip(names, segments(op)[-len(names) :])])
 
 
-def _print_extract_slice(p: Printer, op: Operation) -> str:
+def _print_extract_slice(p: PrinterAPI, op: Operation) -> str:
     src = op.operands[0]
     return f"tensor.extract_slice {p.value(src)}{_print_mixed_lists(p, op, ' ')}{p.attr_dict(rest(op, *_SLICE_ATTRS))} : {src.type} to {op.results[0].type}"
 
 
-def _print_insert_slice(p: Printer, op: Operation) -> str:
+def _print_insert_slice(p: PrinterAPI, op: Operation) -> str:
     src, dest = op.operands[0], op.operands[1]
     return (
         f"tensor.insert_slice {p.value(src)} into {p.value(dest)}{_print_mixed_lists(p, op, ' ')}"
@@ -114,7 +106,7 @@ def _print_insert_slice(p: Printer, op: Operation) -> str:
     )
 
 
-def _print_pad(p: Printer, op: Operation) -> str:
+def _print_pad(p: PrinterAPI, op: Operation) -> str:
     src = op.operands[0]
     low, high = segments(op)[1:]
     nofold = " nofold" if "nofold" in op.attributes else ""
@@ -195,7 +187,7 @@ def _verify_pad(op: Operation) -> None:
         raise fail(op, "expects a region with one block")
 
 
-def _parse_slice(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_slice(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     """extract_slice, insert_slice and pad: the values, then the mixed lists."""
     values = r.operands(syn, syn.extra["values"], list(syn.operand_types))
     names = _PAD_ATTRS if syn.name == "tensor.pad" else _SLICE_ATTRS
@@ -231,14 +223,14 @@ def _fits_expand(op: Operation) -> bool:
     return _fits_reassociation(op) and _mixed_fits(op.attributes["static_output_shape"], op.operands[1:])
 
 
-def _print_expand(p: Printer, op: Operation) -> str:
+def _print_expand(p: PrinterAPI, op: Operation) -> str:
     src = op.operands[0]
     shape = _print_mixed(p, op.attributes["static_output_shape"], list(op.operands[1:]))
     others = rest(op, "reassociation", "static_output_shape")
     return f"tensor.expand_shape {p.value(src)} {_print_reassociation(op.attributes['reassociation'])} output_shape {shape}{p.attr_dict(others)} : {src.type} into {op.results[0].type}"
 
 
-def _print_collapse(p: Printer, op: Operation) -> str:
+def _print_collapse(p: PrinterAPI, op: Operation) -> str:
     src = op.operands[0]
     return f"tensor.collapse_shape {p.value(src)} {_print_reassociation(op.attributes['reassociation'])}{p.attr_dict(rest(op, 'reassociation'))} : {src.type} into {op.results[0].type}"
 
@@ -263,7 +255,7 @@ def _verify_reshape(op: Operation) -> None:
                 raise fail(op, f"expected dimension of size {size} to be the product of {dims}")
 
 
-def _parse_reshape(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_reshape(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     src = r.operands(syn, syn.extra["values"], list(syn.operand_types))
     reassoc = ArrayAttr(tuple(ArrayAttr(tuple(IntegerAttr(i, i64) for i in g)) for g in syn.extra["reassociation"]))
     attrs: dict[str, Attribute] = {"reassociation": reassoc}
@@ -277,7 +269,7 @@ def _parse_reshape(r: Resolver, syn: OpSyntax) -> Operation:
 
 # --- tensor.extract --------------------------------------------------------------------------------
 
-def _print_extract(p: Printer, op: Operation) -> str:
+def _print_extract(p: PrinterAPI, op: Operation) -> str:
     return f"tensor.extract {p.value(op.operands[0])}[{p.values(op.operands[1:])}]{p.attr_dict(op.attributes)} : {op.operands[0].type}"
 
 
@@ -287,7 +279,7 @@ def _verify_extract(op: Operation) -> None:
         raise fail(op, f"expects {t.rank} indices")
 
 
-def _parse_extract(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_extract(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     ops = r.operands(syn, syn.operands, list(syn.operand_types))
     t = syn.operand_types[0]
     if not isinstance(t, RankedTensorType):

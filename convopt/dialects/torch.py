@@ -3,7 +3,7 @@ other op in torch-mlir's uniform form `op %a, %b {attrs} : A, B -> R`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from ..ir.attributes import FloatAttr, IntegerAttr, StringAttr, format_float
 from ..ir.core import Operation
@@ -22,17 +22,11 @@ from ..ir.types import (
     ValueTensorType,
     torch_type,
 )
-from .base import OpDef, cast_op, fail, rest
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..parser.resolve import Resolver
-    from ..parser.syntax import OpSyntax
-    from ..printer import Printer
-
+from .base import OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, cast_op, fail, rest
 
 # --- the uniform form ----------------------------------------------------------------------------
 
-def print_uniform(p: Printer, op: Operation) -> str:
+def print_uniform(p: PrinterAPI, op: Operation) -> str:
     """torch-mlir's default form: `op %a, %b {attrs} : A, B -> R`."""
     text = op.name
     if op.operands:
@@ -50,7 +44,7 @@ def print_uniform(p: Printer, op: Operation) -> str:
     return text
 
 
-def _print_functional(p: Printer, op: Operation) -> str:
+def _print_functional(p: PrinterAPI, op: Operation) -> str:
     """`op %a, %b : (A, B) -> R`."""
     fn = FunctionType(tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
     return f"{op.name} {p.values(op.operands)}{p.attr_dict(op.attributes)} : {fn}"
@@ -60,7 +54,7 @@ def _no_regions(op: Operation) -> bool:
     return not op.regions
 
 
-def uniform_types(r: Resolver, syn: OpSyntax, lhs: list[Type]) -> tuple[list[Type], list[Type]]:
+def uniform_types(r: ResolverAPI, syn: OpSyntaxAPI, lhs: list[Type]) -> tuple[list[Type], list[Type]]:
     """`op %a : A` without `->`: only for ops without results or operands."""
     if sum(count for _, count, _ in syn.results) == 0 or not syn.operands:
         return r.uniform_types(syn, lhs)
@@ -74,7 +68,7 @@ def uniform(name: str, **fields) -> OpDef:
 
 # --- constants ------------------------------------------------------------------------------------
 
-def _print_constant(p: Printer, op: Operation) -> str:
+def _print_constant(p: PrinterAPI, op: Operation) -> str:
     value = op.attributes.get("value")
     others = rest(op, "value")
     if value is None:
@@ -118,7 +112,7 @@ def _constant_name(op: Operation) -> str:
 def _constant(kind: str, t: Type) -> OpDef:
     name = f"torch.constant.{kind}"
 
-    def parse(r: Resolver, syn: OpSyntax) -> Operation:
+    def parse(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
         return Operation(syn.name, [], [t], syn.attributes)
 
     return OpDef(name, print=_print_constant, parse=parse, result_name=_constant_name, pure=True)
@@ -142,32 +136,32 @@ def _verify_literal(op: Operation) -> None:
         raise fail(op, f"inferred type(s) '{inferred}' are incompatible with return type(s) of operation '{op.results[0].type}'")
 
 
-def _print_literal(p: Printer, op: Operation) -> str:
+def _print_literal(p: PrinterAPI, op: Operation) -> str:
     return f"torch.vtensor.literal({p.attr(op.attributes['value'])}){p.attr_dict(rest(op, 'value'))} : {op.results[0].type}"
 
 
-def _print_symbolic_int(p: Printer, op: Operation) -> str:
+def _print_symbolic_int(p: PrinterAPI, op: Operation) -> str:
     return f"torch.symbolic_int {op.attributes['symbol_name']}{p.attr_dict(rest(op, 'symbol_name'))} : {op.results[0].type}"
 
 
-def _parse_typed(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_typed(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     """Ops whose rule gives the result types and attributes (no operands)."""
     return Operation(syn.name, [], syn.result_types or [], syn.attributes)
 
 
-def _print_bind_shape(p: Printer, op: Operation) -> str:
+def _print_bind_shape(p: PrinterAPI, op: Operation) -> str:
     shape = op.attributes["shape_expressions"]
     src = op.operands[0]
     return f"torch.bind_symbolic_shape {p.value(src)}, [{p.values(op.operands[1:])}], {shape}{p.attr_dict(rest(op, 'shape_expressions'))} : {src.type}"
 
 
-def _parse_bind_shape(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_bind_shape(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     types: list[Optional[Type]] = [syn.operand_types[0], *[torch_type("int")] * (len(syn.operands) - 1)]
     ops = r.operands(syn, syn.operands, types)
     return Operation(syn.name, ops, [], syn.attributes)
 
 
-def _print_operator(p: Printer, op: Operation) -> str:
+def _print_operator(p: PrinterAPI, op: Operation) -> str:
     fn = FunctionType(tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
     text = f"torch.operator {op.attributes['name']}({p.values(op.operands)}){p.attr_dict(rest(op, 'name'))} : {fn}"
     if op.regions:
@@ -175,7 +169,7 @@ def _print_operator(p: Printer, op: Operation) -> str:
     return text
 
 
-def _parse_operator(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_operator(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     ops = r.operands(syn, syn.operands, list(syn.operand_types))
     return Operation(syn.name, ops, syn.result_types or [], syn.attributes, r.regions(syn))
 

@@ -16,8 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..dialects.tensor import DYNAMIC_INDEX
-from ..ir.attributes import ArrayAttr, DenseArrayAttr, IntegerAttr
+from ..ir.attributes import DYNAMIC_INDEX, ArrayAttr, DenseArrayAttr, IntegerAttr
 from ..ir.core import Operation
 from .body import Body, Labeled, broadcast, loop_indices
 from .core import InterpError, Interpreter, attr, handler
