@@ -143,10 +143,7 @@ def main(
 
         click.echo(describe_passes(), nl=False)
         return
-    if torch_mlir_stages and not lower_conv_bwd:
-        _usage_error("--torch-mlir-stages applies to --lower-conv-bwd")
-    if torch_mlir_stages and mlir_print_debuginfo:
-        _usage_error("--mlir-print-debuginfo cannot be combined with --torch-mlir-stages (torch-mlir's stages do not keep the input's locations)")
+    _check_torch_mlir_stages(torch_mlir_stages, lower_conv_bwd, mlir_print_debuginfo)
     if pass_pipeline is not None and (lower_conv_bwd or decompose_conv_bwd):
         _usage_error("--pass-pipeline cannot be combined with --lower-conv-bwd or --decompose-conv-bwd")
     if pass_pipeline is None and (lower_conv_bwd or decompose_conv_bwd):
@@ -168,6 +165,13 @@ def main(
         verify_each=verify_each,
     )
     sys.exit(run(options))
+
+
+def _check_torch_mlir_stages(torch_mlir_stages: bool, lower_conv_bwd: bool, debuginfo: bool) -> None:
+    if torch_mlir_stages and not lower_conv_bwd:
+        _usage_error("--torch-mlir-stages applies to --lower-conv-bwd")
+    if torch_mlir_stages and debuginfo:
+        _usage_error("--mlir-print-debuginfo cannot be combined with --torch-mlir-stages (torch-mlir's stages do not keep the input's locations)")
 
 
 def _usage_error(message: str) -> None:
