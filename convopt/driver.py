@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 from .diagnostics import ConvoptError, Diagnostic, DiagnosticEngine, SourceFile, verify_expected
+from .dialects.func import FUNC
 
 SPLIT_LINE = re.compile(r"^// -----", re.MULTILINE)
 OUTPUT_SEPARATOR = "// -----\n"
@@ -134,7 +135,7 @@ def run_pipeline(module, options: Options, engine: DiagnosticEngine, log: Log = 
     def dump(p, op) -> None:
         from .printer import Printer
 
-        where = f"('{op.name}' operation: @{_sym(op)})" if op.name == "func.func" else f"('{op.name}' operation)"
+        where = f"('{op.name}' operation: @{_sym(op)})" if op.name == FUNC else f"('{op.name}' operation)"
         log(f"// -----// IR Dump After {p.NAME} {where} //----- //\n")  # type: ignore[misc]
         log(Printer(options.debuginfo).print_module(op))  # type: ignore[misc]
 

@@ -37,6 +37,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Optional
 
 from .diagnostics import ConvoptError, DiagnosticEngine, SourceFile
+from .dialects.func import FUNC
 from .ir.attributes import AffineMapAttr
 from .ir.core import Operation
 from .printer import Printer, collect_map_aliases
@@ -83,9 +84,9 @@ def check_pipeline(pipeline: str) -> bool:
 
     for entry in parse_pipeline(pipeline):
         if isinstance(entry, Pass):
-            if entry.ANCHOR != "func.func" and entry.NAME not in _MODULE_PASSES:
+            if entry.ANCHOR != FUNC and entry.NAME not in _MODULE_PASSES:
                 return False
-        elif entry[0] != "func.func":
+        elif entry[0] != FUNC:
             return False
     return True
 
@@ -110,7 +111,7 @@ def _run_chunks(args: tuple[str, str, bool, list[tuple[int, str]]]) -> list[tupl
             parsed = parse(SourceFile(name, text, line_offset))
             module = parsed.module
             funcs = module.regions[0].blocks[0].ops
-            if len(funcs) != 1 or funcs[0].name != "func.func" or parsed.metadata or parsed.type_aliases or referenced_symbols(module):
+            if len(funcs) != 1 or funcs[0].name != FUNC or parsed.metadata or parsed.type_aliases or referenced_symbols(module):
                 raise _Fallback()
             verify(module)
             run_passes(module, pipeline, PassContext(engine))
@@ -199,6 +200,6 @@ def assemble(module: Operation, results: Sequence[tuple[str, list[AffineMapAttr]
             if m not in aliases:
                 aliases[m] = "#map" if not aliases else f"#map{len(aliases)}"
             names.append(aliases[m])
-        placeholder = body.append(Operation("func.func"))
+        placeholder = body.append(Operation(FUNC))
         texts[id(placeholder)] = _PLACEHOLDER.sub(lambda g, names=names: names[int(g.group(1))], text)  # type: ignore[misc]
     return printer.print_module(module, aliases=aliases)

@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Optional
 
+from .dialects import is_pure
 from .ir.core import Operation, Value
-from .ops import is_pure
 
 
 class Rewriter:

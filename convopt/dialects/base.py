@@ -23,14 +23,17 @@ an op is still an `Operation` with a name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+import functools
+from collections import namedtuple
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Optional, Protocol
 
 from ..diagnostics import ConvoptError, Diagnostic, position_of
+from ..ir.affine import AffineMap
 from ..ir.attributes import Attribute, DenseArrayAttr, Location
 from ..ir.core import Operation, Region, Value
-from ..ir.types import RankedTensorType, Type
+from ..ir.types import RankedTensorType, Type, i32
 
 # --- what the hooks see of the parser and the printer -------------------------------------------
 # The dialects never import the parser or the printer (which import the
@@ -77,6 +80,21 @@ class PrinterAPI(Protocol):
     def region(self, region: Region, print_entry_args: bool = True, print_empty_block: bool = False) -> str: ...
 
 
+class BuilderAPI(Protocol):
+    """Creates ops at an insertion point (`convopt.ir.builder.Builder`,
+    which refuses names no definition registers)."""
+
+    def create(
+        self,
+        name: str,
+        operands: Sequence[Value] = (),
+        result_types: Sequence[Type] = (),
+        attributes: Optional[Mapping[str, Attribute]] = None,
+        regions: Sequence[Region] = (),
+        properties: Optional[dict[str, Attribute]] = None,
+    ) -> Operation: ...
+
+
 
 PrintHook = Callable[[PrinterAPI, Operation], str]
 ParseHook = Callable[[ResolverAPI, OpSyntaxAPI], Operation]
@@ -118,6 +136,26 @@ def segments(op: Operation) -> list[list[Value]]:
     return out
 
 
+@functools.lru_cache(maxsize=256)
+def _segment_sizes_attr(sizes: tuple[int, ...]) -> DenseArrayAttr:
+    return DenseArrayAttr(i32, sizes)
+
+
+def segment_properties(*sizes: int) -> dict[str, Attribute]:
+    """The properties of an op with operand segments of these sizes (the
+    attribute shared: the lowerings make the same few many times)."""
+    return {"operandSegmentSizes": _segment_sizes_attr(sizes)}
+
+
+def build_segmented(
+    b: BuilderAPI, name: str, groups: Sequence[Sequence[Value]], result_types: Sequence[Type],
+    attributes: Optional[Mapping[str, Attribute]] = None, regions: Sequence[Region] = (),
+) -> Operation:
+    """An op whose operands come in named groups (operandSegmentSizes)."""
+    operands = [v for g in groups for v in g]
+    return b.create(name, operands, result_types, attributes, regions, segment_properties(*(len(g) for g in groups)))
+
+
 def check_arity(op: Operation, operands: Optional[int], results: Optional[int]) -> None:
     if operands is not None and len(op.operands) != operands:
         raise fail(op, f"expected {operands} operands, but found {len(op.operands)}")
@@ -156,6 +194,24 @@ class OpDef:
     inline_maps: bool = False
     functional_types: bool = True  # the uniform custom form also takes `: (A, B) -> R`
     rejects_properties: bool = True  # a verified op refuses properties other than segment sizes
+    operand_names: tuple[str, ...] = ()  # the operands by position, read through `args(op)`
+    indexing_maps: Optional[Callable[[Operation], list[AffineMap]]] = None  # a structured op's loops -> operand indices
+    registered: bool = True  # False: the definition of an op its dialect does not list (built by no one)
+    _adaptor: Any = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.operand_names:
+            object.__setattr__(self, "_adaptor", namedtuple("Operands", self.operand_names))  # type: ignore[misc]
+
+    def args(self, op: Operation) -> Any:
+        """op's operands by name (torch-mlir's OpAdaptor):
+        `SLICE_TENSOR.args(op).step` for the operand named step."""
+        assert op.name == self.name and self._adaptor is not None, f"{self.name} has no operand names"
+        return self._adaptor(*op._operands[: len(self.operand_names)])
+
+    def group(self, op: Operation, name: str) -> list[Value]:
+        """The operands of segment `name` (`OPS[EXTRACT_SLICE].group(op, "offsets")`)."""
+        return segments(op)[self.segments.index(name)]
 
     @property
     def verified(self) -> bool:

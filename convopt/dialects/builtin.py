@@ -9,6 +9,9 @@ from ..ir.core import Operation
 from .base import OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, fail, rest
 from .func import print_terminator
 
+MODULE = "builtin.module"
+SCF_YIELD = "scf.yield"
+
 
 def _print_module(p: PrinterAPI, op: Operation) -> str:
     text = "module"
@@ -27,15 +30,15 @@ def _verify_module(op: Operation) -> None:
 
 
 def _parse_module(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
-    return Operation("builtin.module", [], [], syn.attributes, r.regions(syn, True))
+    return Operation(MODULE, [], [], syn.attributes, r.regions(syn, True))
 
 
 OPS = {
-    "builtin.module": OpDef(
-        "builtin.module", operands=0, results=0, print=_print_module, fits=lambda op: len(op.regions) == 1,
+    MODULE: OpDef(
+        MODULE, operands=0, results=0, print=_print_module, fits=lambda op: len(op.regions) == 1,
         parse=_parse_module, verify=_verify_module, isolated=True,
     ),
-    "scf.yield": OpDef("scf.yield", print=print_terminator, terminator=True, functional_types=False),
+    SCF_YIELD: OpDef(SCF_YIELD, print=print_terminator, terminator=True, functional_types=False),
 }
 
 

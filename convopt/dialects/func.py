@@ -9,10 +9,14 @@ from ..ir.core import Operation
 from ..ir.types import FunctionType, Type
 from .base import OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, fail, rest
 
+FUNC = "func.func"
+RETURN = "func.return"
+CALL = "func.call"
+
 
 def short_name(op: Operation) -> str:
     """Ops of the func dialect drop their prefix inside func.func."""
-    if op.name.startswith("func.") and op.parent_op is not None and op.parent_op.name == "func.func":
+    if op.name.startswith("func.") and op.parent_op is not None and op.parent_op.name == FUNC:
         return op.name[len("func.") :]
     return op.name
 
@@ -107,7 +111,7 @@ def _verify_func(op: Operation) -> None:
     if [a.type for a in entry.args] != list(ftype.inputs):
         raise fail(op, "entry block argument types do not match the function signature")
     for block in op.regions[0].blocks:
-        if not block.ops or block.ops[-1].name != "func.return":
+        if not block.ops or block.ops[-1].name != RETURN:
             raise fail(op, "expects its body to end with 'func.return'")
 
 
@@ -131,7 +135,7 @@ def _parse_func(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
             raise r.fail("expected SSA identifier for the arguments of a function with a body", syn.token)
         entry = [(a[0], a[1], a[3]) for a in args]
         regions = [r.build_region(syn.regions[0], True, entry)]
-    return Operation("func.func", [], [], attrs, regions)
+    return Operation(FUNC, [], [], attrs, regions)
 
 
 # --- func.return -----------------------------------------------------------------------
@@ -143,7 +147,7 @@ def _sym(op: Operation) -> str:
 
 def _verify_return(op: Operation) -> None:
     parent = op.parent_op
-    if parent is None or parent.name != "func.func":
+    if parent is None or parent.name != FUNC:
         raise fail(op, "expects parent op 'func.func'")
     ftype = _function_type(parent)
     assert ftype is not None
@@ -156,9 +160,9 @@ def _verify_return(op: Operation) -> None:
 
 
 OPS = {
-    "func.func": OpDef("func.func", print=_print_func, fits=_fits_func, parse=_parse_func, verify=_verify_func, isolated=True),
-    "func.return": OpDef(
-        "func.return", print=print_terminator, colon_types=terminator_types, verify=_verify_return, terminator=True, functional_types=False,
+    FUNC: OpDef(FUNC, print=_print_func, fits=_fits_func, parse=_parse_func, verify=_verify_func, isolated=True),
+    RETURN: OpDef(
+        RETURN, print=print_terminator, colon_types=terminator_types, verify=_verify_return, terminator=True, functional_types=False,
     ),
 }
 

@@ -178,27 +178,66 @@ def _has_result(op: Operation) -> bool:
     return len(op.results) >= 1
 
 
+# --- the op names and operands convopt builds and matches ---------------------------------------
+
+CONVOLUTION_BACKWARD = "torch.aten.convolution_backward"
+CONVOLUTION = "torch.aten.convolution"
+SLICE_TENSOR = "torch.aten.slice.Tensor"
+PERMUTE = "torch.aten.permute"
+UNFLATTEN = "torch.aten.unflatten.int"
+FLATTEN = "torch.aten.flatten.using_ints"
+SUM_DIM = "torch.aten.sum.dim_IntList"
+SIZE_INT = "torch.aten.size.int"
+LIST_CONSTRUCT = "torch.prim.ListConstruct"
+TUPLE_CONSTRUCT = "torch.prim.TupleConstruct"
+STATIC_INFO_CAST = "torch.tensor_static_info_cast"
+DEREFINE = "torch.derefine"
+CONSTANT_INT = "torch.constant.int"
+CONSTANT_FLOAT = "torch.constant.float"
+CONSTANT_BOOL = "torch.constant.bool"
+CONSTANT_NONE = "torch.constant.none"
+CONSTANT_STR = "torch.constant.str"
+CONSTANT_DEVICE = "torch.constant.device"
+LITERAL = "torch.vtensor.literal"
+SYMBOLIC_INT = "torch.symbolic_int"
+BIND_SYMBOLIC_SHAPE = "torch.bind_symbolic_shape"
+OPERATOR = "torch.operator"
+
+_CONV_ARGS = ("stride", "padding", "dilation", "transposed", "output_padding", "groups")
+_ATEN = {
+    CONVOLUTION_BACKWARD: ("grad_output", "input", "weight", "bias_sizes", *_CONV_ARGS, "output_mask"),
+    CONVOLUTION: ("input", "weight", "bias", *_CONV_ARGS),
+    SLICE_TENSOR: ("self", "dim", "start", "end", "step"),
+    PERMUTE: ("self", "dims"),
+    UNFLATTEN: ("self", "dim", "sizes"),
+    FLATTEN: ("self", "start_dim", "end_dim"),
+    SUM_DIM: ("self", "dim", "keepdim", "dtype"),
+}
+"""The aten ops convopt builds or lowers, with their operands' names
+(torch's signatures): `OPS[SLICE_TENSOR].args(op).step`."""
+
 OPS: dict[str, OpDef] = {
     **{d.name: d for d in (_constant(k, t) for k, t in (
         ("int", TORCH_INT), ("float", TORCH_FLOAT), ("bool", TORCH_BOOL), ("none", TORCH_NONE), ("str", TORCH_STR), ("device", TORCH_DEVICE),
     ))},
-    "torch.vtensor.literal": OpDef(
-        "torch.vtensor.literal", attrs=("value",), print=_print_literal, fits=_has_result, parse=_parse_typed, verify=_verify_literal, pure=True,
+    LITERAL: OpDef(
+        LITERAL, attrs=("value",), print=_print_literal, fits=_has_result, parse=_parse_typed, verify=_verify_literal, pure=True,
     ),
-    "torch.symbolic_int": OpDef("torch.symbolic_int", attrs=("symbol_name",), print=_print_symbolic_int, fits=_has_result, parse=_parse_typed),
-    "torch.bind_symbolic_shape": OpDef(
-        "torch.bind_symbolic_shape", attrs=("shape_expressions",), print=_print_bind_shape, fits=lambda op: len(op.operands) >= 1,
+    SYMBOLIC_INT: OpDef(SYMBOLIC_INT, attrs=("symbol_name",), print=_print_symbolic_int, fits=_has_result, parse=_parse_typed),
+    BIND_SYMBOLIC_SHAPE: OpDef(
+        BIND_SYMBOLIC_SHAPE, attrs=("shape_expressions",), print=_print_bind_shape, fits=lambda op: len(op.operands) >= 1,
         parse=_parse_bind_shape, inline_maps=True,
     ),
-    "torch.operator": OpDef("torch.operator", attrs=("name",), print=_print_operator, parse=_parse_operator),
-    "torch.prim.ListConstruct": uniform("torch.prim.ListConstruct", results=1, print=_print_functional, pure=True),
-    "torch.prim.TupleConstruct": uniform("torch.prim.TupleConstruct", print=_print_functional),
-    "torch.aten.size.int": uniform("torch.aten.size.int", pure=True),
-    "torch.tensor_static_info_cast": cast_op("torch.tensor_static_info_cast", colon_types=uniform_types, pure=True),
-    "torch.derefine": cast_op("torch.derefine", colon_types=uniform_types),
+    OPERATOR: OpDef(OPERATOR, attrs=("name",), print=_print_operator, parse=_parse_operator),
+    LIST_CONSTRUCT: uniform(LIST_CONSTRUCT, results=1, print=_print_functional, pure=True),
+    TUPLE_CONSTRUCT: uniform(TUPLE_CONSTRUCT, print=_print_functional),
+    SIZE_INT: uniform(SIZE_INT, operand_names=("self", "dim"), pure=True),
+    STATIC_INFO_CAST: cast_op(STATIC_INFO_CAST, colon_types=uniform_types, pure=True),
+    DEREFINE: cast_op(DEREFINE, colon_types=uniform_types),
+    **{name: uniform(name, operand_names=args) for name, args in _ATEN.items()},
 }
 
 
 def default(name: str) -> OpDef:
-    """Every other torch op, in the uniform form."""
-    return uniform(name, pure=name.startswith("torch.constant."))
+    """Every other torch op, in the uniform form (built by no one)."""
+    return uniform(name, pure=name.startswith("torch.constant."), registered=False)

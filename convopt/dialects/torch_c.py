@@ -7,6 +7,9 @@ from ..ir.types import ValueTensorType, builtin_tensor_type
 from .base import OpDef, fail
 from .torch import uniform
 
+TO_BUILTIN_TENSOR = "torch_c.to_builtin_tensor"
+FROM_BUILTIN_TENSOR = "torch_c.from_builtin_tensor"
+
 
 def _verify_to_builtin(op: Operation) -> None:
     src, res = op.operands[0].type, op.results[0].type
@@ -21,11 +24,11 @@ def _verify_from_builtin(op: Operation) -> None:
 
 
 OPS = {
-    "torch_c.to_builtin_tensor": uniform("torch_c.to_builtin_tensor", operands=1, results=1, verify=_verify_to_builtin, pure=True),
-    "torch_c.from_builtin_tensor": uniform("torch_c.from_builtin_tensor", operands=1, results=1, verify=_verify_from_builtin, pure=True),
+    TO_BUILTIN_TENSOR: uniform(TO_BUILTIN_TENSOR, operands=1, results=1, verify=_verify_to_builtin, pure=True),
+    FROM_BUILTIN_TENSOR: uniform(FROM_BUILTIN_TENSOR, operands=1, results=1, verify=_verify_from_builtin, pure=True),
 }
 
 
 def default(name: str) -> OpDef:
     """Every other torch_c op, in the uniform form."""
-    return uniform(name, pure=True)
+    return uniform(name, pure=True, registered=False)
