@@ -266,6 +266,7 @@ def _ints(attr: object, n: int) -> list[int]:
     return []
 
 
+@functools.lru_cache(maxsize=64)
 def _contraction_maps(lhs: str, rhs: str, out: str) -> list[AffineMap]:
     """Maps of a contraction named by index letters, `mk,kn->mn` (loop dims
     in order of first appearance, output letters first)."""
@@ -323,12 +324,18 @@ def conv_maps(op: Operation) -> list[AffineMap]:
 
         O[n, f, o...] += I[n, c, o*stride + k*dilation ...] * W[f, c, k...]
     """
-    depthwise, nd, lin, lw = _conv_letters(op.name)
-    spatial = _SPATIAL[-nd:]
-    lout = lin + ("m" if "m" in lw else "") if depthwise else lin.replace("c", "f")
+    _, nd, _, _ = _conv_letters(op.name)
     strides, dilations = _ints(op.attributes.get("strides"), nd), _ints(op.attributes.get("dilations"), nd)
     if len(strides) != nd or len(dilations) != nd:
         raise fail(op, f"expects {nd} strides and dilations")
+    return _conv_maps(op.name, tuple(strides), tuple(dilations))
+
+
+@functools.lru_cache(maxsize=1024)
+def _conv_maps(name: str, strides: tuple[int, ...], dilations: tuple[int, ...]) -> list[AffineMap]:
+    depthwise, nd, lin, lw = _conv_letters(name)
+    spatial = _SPATIAL[-nd:]
+    lout = lin + ("m" if "m" in lw else "") if depthwise else lin.replace("c", "f")
     loops = [("o" + ch if ch in _SPATIAL else ch) for ch in lout]
     loops += [ch for ch in lw if ch not in _SPATIAL and ch not in lout]
     loops += ["k" + ch for ch in spatial]
