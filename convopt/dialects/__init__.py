@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostic, position_of
 from ..ir.core import Operation
 from .base import OpDef, VerifyError, has_extra_properties
 
-__all__ = ["OpDef", "VerifyError", "has_extra_properties", "lookup", "is_pure", "registered", "check_registered"]
+__all__ = ["OpDef", "VerifyError", "has_extra_properties", "lookup", "is_pure", "registered", "check_registered", "definition"]
 
 _MODULES = {
     "builtin": "builtin",
@@ -60,6 +60,15 @@ def is_pure(name: str) -> bool:
     """True for ops that can be erased once their results are unused."""
     d = lookup(name)
     return d is not None and d.pure
+
+
+def definition(name: str) -> OpDef:
+    """The definition of a registered op (what a pattern matches): a name
+    no dialect lists is an error where the pattern is written."""
+    d = lookup(name)
+    if d is None or not d.registered:
+        raise KeyError(f"no op definition registers '{name}'")
+    return d
 
 
 def registered(name: str) -> bool:

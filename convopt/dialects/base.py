@@ -207,7 +207,9 @@ class OpDef:
         """op's operands by name (torch-mlir's OpAdaptor):
         `SLICE_TENSOR.args(op).step` for the operand named step."""
         assert op.name == self.name and self._adaptor is not None, f"{self.name} has no operand names"
-        return self._adaptor(*op._operands[: len(self.operand_names)])
+        if len(op._operands) != len(self.operand_names):
+            raise fail(op, f"expected {len(self.operand_names)} operands ({', '.join(self.operand_names)}), but found {len(op._operands)}")
+        return self._adaptor(*op._operands)
 
     def group(self, op: Operation, name: str) -> list[Value]:
         """The operands of segment `name` (`OPS[EXTRACT_SLICE].group(op, "offsets")`)."""

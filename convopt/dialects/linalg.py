@@ -11,7 +11,7 @@ from typing import Optional
 from ..ir.affine import AffineDim, AffineExpr, AffineMap, d
 from ..ir.attributes import AffineMapAttr, ArrayAttr, Attribute, DenseArrayAttr, DenseAttr, IntegerAttr, StringAttr
 from ..ir.core import Block, Operation, Region, Value
-from ..ir.types import RankedTensorType, Type, i64
+from ..ir.types import RankedTensorType, Type, i32, i64
 from ..ir.types import index as index_type
 from .base import BuilderAPI, OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, build_segmented, fail, rest, segment_sizes
 from .func import print_terminator, terminator_types
@@ -373,6 +373,10 @@ def indexing_maps(op: Operation) -> Optional[list[AffineMap]]:
     return definition.indexing_maps(op) if definition is not None and definition.indexing_maps is not None else None
 
 
+def is_depthwise(name: str) -> bool:
+    return name in CONVS and _conv_letters(name)[0]
+
+
 def is_contraction(name: str) -> bool:
     """The named ops that multiply and add (matmuls, convolutions)."""
     return name in MATMULS or name in CONVS
@@ -420,7 +424,8 @@ OPS: dict[str, OpDef] = {
     TRANSPOSE: _structured(TRANSPOSE, _verify_named, "transposed"),
     BROADCAST: _structured(BROADCAST, hint="broadcasted"),
     **{n: _structured(n) for n in ELEMENTWISE},
-    **{n: OpDef(n, segments=("source", "dest", "padding_value", "inner_tiles"), pure=True) for n in (PACK, UNPACK)},
+    PACK: OpDef(PACK, segments=("source", "dest", "padding_value", "inner_tiles"), pure=True),
+    UNPACK: OpDef(UNPACK, operand_names=("source", "dest"), pure=True),
     YIELD: OpDef(YIELD, print=print_terminator, colon_types=terminator_types, verify=_verify_yield, terminator=True, functional_types=False),
     INDEX: OpDef(
         INDEX, attrs=("dim",), print=_print_index, fits=lambda op: isinstance(op.attributes["dim"], IntegerAttr) and len(op.results) >= 1,
@@ -473,3 +478,26 @@ def _dim_attr(dim: int) -> IntegerAttr:
 def index(b: BuilderAPI, dim: int) -> Value:
     """`linalg.index dim`: the current position along loop dim."""
     return b.create(INDEX, [], [index_type], {"dim": _dim_attr(dim)}).results[0]
+
+
+def pack(
+    b: BuilderAPI, source: Value, dest: Value, padding: Optional[Value], inner_dims_pos: tuple[int, ...], outer_dims_perm: tuple[int, ...],
+    inner_tiles: tuple[int, ...],
+) -> Value:
+    """source tiled into dest: dest[outer..., tile...] = source[outer * tile + tile position]
+    for the dims inner_dims_pos (padded with `padding` where the tiles do not divide them)."""
+    props: dict[str, Attribute] = {
+        "inner_dims_pos": DenseArrayAttr(i64, inner_dims_pos), "operandSegmentSizes": DenseArrayAttr(i32, (1, 1, int(padding is not None), 0)),
+        "outer_dims_perm": DenseArrayAttr(i64, outer_dims_perm), "static_inner_tiles": DenseArrayAttr(i64, inner_tiles),
+    }
+    operands = [source, dest] + ([padding] if padding is not None else [])
+    return b.create(PACK, operands, [dest.type], properties=props).results[0]
+
+
+def unpack(b: BuilderAPI, source: Value, dest: Value, inner_dims_pos: tuple[int, ...], outer_dims_perm: tuple[int, ...], inner_tiles: tuple[int, ...]) -> Value:
+    """The inverse of pack: dest = source's tiles put back in place (cut to dest's sizes)."""
+    props: dict[str, Attribute] = {
+        "inner_dims_pos": DenseArrayAttr(i64, inner_dims_pos), "outer_dims_perm": DenseArrayAttr(i64, outer_dims_perm),
+        "static_inner_tiles": DenseArrayAttr(i64, inner_tiles),
+    }
+    return b.create(UNPACK, [source, dest], [dest.type], properties=props).results[0]

@@ -3,7 +3,7 @@ other op in torch-mlir's uniform form `op %a, %b {attrs} : A, B -> R`."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from ..ir.attributes import FloatAttr, IntegerAttr, StringAttr, format_float
 from ..ir.core import Operation
@@ -232,10 +232,16 @@ OPS: dict[str, OpDef] = {
     LIST_CONSTRUCT: uniform(LIST_CONSTRUCT, results=1, print=_print_functional, pure=True),
     TUPLE_CONSTRUCT: uniform(TUPLE_CONSTRUCT, print=_print_functional),
     SIZE_INT: uniform(SIZE_INT, operand_names=("self", "dim"), pure=True),
-    STATIC_INFO_CAST: cast_op(STATIC_INFO_CAST, colon_types=uniform_types, pure=True),
+    STATIC_INFO_CAST: cast_op(STATIC_INFO_CAST, colon_types=uniform_types, operand_names=("operand",), pure=True),
     DEREFINE: cast_op(DEREFINE, colon_types=uniform_types),
     **{name: uniform(name, operand_names=args) for name, args in _ATEN.items()},
 }
+
+
+def args(op: Operation) -> Any:
+    """op's operands by name (`args(op).step` of an aten.slice.Tensor), for
+    the ops that list them (their torch signature)."""
+    return OPS[op.name].args(op)
 
 
 def default(name: str) -> OpDef:

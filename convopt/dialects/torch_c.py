@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..ir.core import Operation
-from ..ir.types import ValueTensorType, builtin_tensor_type
-from .base import OpDef, fail
+from ..ir.core import Operation, Value
+from ..ir.types import Type, ValueTensorType, builtin_tensor_type
+from .base import BuilderAPI, OpDef, fail
 from .torch import uniform
 
 TO_BUILTIN_TENSOR = "torch_c.to_builtin_tensor"
@@ -32,3 +32,13 @@ OPS = {
 def default(name: str) -> OpDef:
     """Every other torch_c op, in the uniform form."""
     return uniform(name, pure=True, registered=False)
+
+
+def to_builtin(b: BuilderAPI, v: Value, type: Type) -> Value:
+    """The !torch.vtensor v as the builtin tensor `type`."""
+    return b.create(TO_BUILTIN_TENSOR, [v], [type]).results[0]
+
+
+def from_builtin(b: BuilderAPI, v: Value, type: ValueTensorType) -> Value:
+    """The builtin tensor v as the !torch.vtensor `type`."""
+    return b.create(FROM_BUILTIN_TENSOR, [v], [type]).results[0]

@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ...diagnostics import DiagnosticEngine
+from ...dialects import definition
+from ...dialects.func import FUNC
 from ...ir.builder import Builder
 from ...ir.core import Operation, Value
 from ...ir.types import ValueTensorType, vtensor
@@ -110,7 +112,7 @@ class DecomposeConvBwdPattern(RewritePattern):
     """Decompose a convolution_backward the backend does not take (with a
     remark saying why, or why it stays)."""
 
-    root = CONV_BWD
+    root = definition(CONV_BWD)
     legal_kinds: frozenset[str]
     target: str
     diagnostics: DiagnosticEngine
@@ -134,7 +136,7 @@ class DecomposeConvBwdPattern(RewritePattern):
 class DecomposeConvBwd(KernelPass):
     NAME = "convopt-decompose-conv-bwd"
     SUMMARY = "Decompose the torch.aten.convolution_backward ops a backend does not take into aten.convolution and aten.sum.dim_IntList"
-    ANCHOR = "func.func"
+    ANCHOR = FUNC
 
     legal_ops: Optional[tuple[str, ...]] = field(default=None, metadata={"doc": "op names the backend takes as they are (e.g. aten.convolution_backward); default: the target's"})
     target: Optional[str] = field(default=None, metadata={"doc": "capability profile deciding legality per op: linalg|rocmlir"})
