@@ -10,6 +10,16 @@ uniform form, any other arith or tensor op, printed generically), or None.
 Only the listed ops are `registered`: the Builder refuses to create any
 other, and an op of linalg (which has no default) that is not listed is an
 error of the verifier, as in MLIR.
+
+A dialect module is the one place that spells its ops' names.  For each op
+it gives a name constant (`tensor.EMPTY`), its `OpDef` in `OPS` (structure,
+syntax, checks; a structured op's `indexing_maps`; a torch op's
+`operand_names`) and, for the ops convopt creates, a builder with named
+operands (`tensor.extract_slice(b, src, offsets, sizes, strides, type)`).
+Everyone else (lowering, interpreter, passes) uses those; patterns match
+`definition(NAME)` and read `args(op).step`.  Adding an op is one entry in
+its dialect's module (plus a parse hook and a grammar rule if it has a
+custom form of its own, and an interpreter handler if tests run it).
 """
 
 from __future__ import annotations

@@ -131,3 +131,25 @@ def test_decompose_lower_equals_decompose_then_torch_to_linalg():
     split = run(text, "builtin.module(func.func(convopt-decompose-conv-bwd, convopt-torch-to-linalg, convopt-cleanup))")
     assert "torch.aten.convolution" not in fused
     assert fused == split
+
+
+def test_patterns_name_registered_definitions_and_read_operands_by_name():
+    """A pattern's root is an op definition (a misspelt name fails where
+    the pattern is written); torch operands are read by their names."""
+    import pytest
+
+    from convopt.dialects import definition, torch
+    from convopt.dialects.base import VerifyError
+    from convopt.ir.types import TORCH_INT
+
+    with pytest.raises(KeyError, match="torch.aten.slice.Tensorr"):
+        definition("torch.aten.slice.Tensorr")
+    block = make_block()
+    ints = [block.append(Operation(torch.CONSTANT_INT, [], [TORCH_INT])).results[0] for _ in range(4)]
+    a, _ = block.args
+    sl = block.append(Operation(torch.SLICE_TENSOR, [a, *ints], [f32]))
+    args = definition(torch.SLICE_TENSOR).args(sl)
+    assert (args.self, args.dim, args.start, args.end, args.step) == (a, *ints)
+    short = block.append(Operation(torch.SLICE_TENSOR, [a, *ints[:3]], [f32]))
+    with pytest.raises(VerifyError, match="expected 5 operands \\(self, dim, start, end, step\\), but found 4"):
+        torch.args(short)

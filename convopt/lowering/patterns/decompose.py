@@ -45,7 +45,7 @@ from ...passes import PassContext
 from ...rewrite import RewritePattern, Rewriter, apply_patterns
 from .conv_bwd import replace_results
 from .conv_spec import CONV_BWD, conv_output_size, read_conv_backward, wanted_results
-from .legality import TARGETS, describe, target_rejects
+from .legality import CONV_BWD_KIND, TARGETS, describe, target_rejects
 from .options import ERASE_DEAD, KernelPass
 from .torch_emit import TorchEmitter
 from .torch_to_linalg import torch_to_linalg_patterns
@@ -120,8 +120,8 @@ class DecomposeConvBwdPattern(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
         spec = read_conv_backward(op).spec
         why: Optional[str] = None
-        if "aten.convolution_backward" not in self.legal_kinds:
-            why = "aten.convolution_backward is not a backend-legal op"
+        if CONV_BWD_KIND not in self.legal_kinds:
+            why = f"{CONV_BWD_KIND} is not a backend-legal op"
         else:
             why = target_rejects(self.target, spec)
         if why is None:
@@ -153,7 +153,7 @@ class DecomposeConvBwd(KernelPass):
         if self.legal_ops is not None:
             kinds: tuple[str, ...] = self.legal_ops
         else:
-            kinds = ("aten.convolution_backward",) if self.target is not None else ()
+            kinds = (CONV_BWD_KIND,) if self.target is not None else ()
         return {k.removeprefix("torch.") for k in kinds}
 
     def run(self, op: Operation, ctx: PassContext) -> None:
