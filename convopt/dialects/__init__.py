@@ -83,7 +83,7 @@ def definition(name: str) -> OpDef:
 
 def registered(name: str) -> bool:
     """True for an op its dialect lists (what a Builder may create)."""
-    d = lookup(name)
+    d = _CACHE.get(name) or lookup(name)
     return d is not None and d.registered
 
 

@@ -152,8 +152,12 @@ def build_segmented(
     attributes: Optional[Mapping[str, Attribute]] = None, regions: Sequence[Region] = (),
 ) -> Operation:
     """An op whose operands come in named groups (operandSegmentSizes)."""
-    operands = [v for g in groups for v in g]
-    return b.create(name, operands, result_types, attributes, regions, segment_properties(*(len(g) for g in groups)))
+    operands: list[Value] = []
+    sizes = []
+    for g in groups:
+        operands += g
+        sizes.append(len(g))
+    return b.create(name, operands, result_types, attributes, regions, {"operandSegmentSizes": _segment_sizes_attr(tuple(sizes))})
 
 
 def check_arity(op: Operation, operands: Optional[int], results: Optional[int]) -> None:
