@@ -83,8 +83,16 @@ def definition(name: str) -> OpDef:
 
 def registered(name: str) -> bool:
     """True for an op its dialect lists (what a Builder may create)."""
-    d = _CACHE.get(name) or lookup(name)
-    return d is not None and d.registered
+    if name in _REGISTERED:
+        return True
+    d = lookup(name)
+    if d is not None and d.registered:
+        _REGISTERED.add(name)
+        return True
+    return False
+
+
+_REGISTERED: set[str] = set()
 
 
 def check_registered(op: Operation) -> None:

@@ -115,6 +115,24 @@ def _verify_named(op: Operation) -> None:
     maps = indexing_maps(op)
     if maps is None:
         return
+    try:  # the checks read nothing else; lowered IR repeats a few structures many times
+        key: Optional[tuple] = (op.name, op.attributes.get("strides"), op.attributes.get("dilations"), op.attributes.get("indexing_maps"), tuple(v.type for v in op._operands))
+        if key in _NAMED_OK:
+            return
+    except TypeError:  # an unhashable attribute
+        key = None
+    _check_named_maps(op, maps)
+    if key is not None:
+        if len(_NAMED_OK) > 4096:
+            _NAMED_OK.clear()
+        _NAMED_OK[key] = True
+
+
+_NAMED_OK: dict[tuple, bool] = {}
+"""The structures of named contractions whose maps were checked already."""
+
+
+def _check_named_maps(op: Operation, maps: list[AffineMap]) -> None:
     if len(maps) != len(op.operands):
         raise fail(op, f"expects {len(maps)} operands (ins and outs), found {len(op.operands)}")
     for i, (m, v) in enumerate(zip(maps, op.operands)):

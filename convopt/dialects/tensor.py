@@ -413,12 +413,10 @@ def extract(b: BuilderAPI, source: Value, indices: Sequence[Value]) -> Value:
 
 
 def _slice_parts(offsets: Mixed, sizes: Mixed, strides: Mixed) -> tuple[dict[str, Attribute], list[list[Value]]]:
-    attrs: dict[str, Attribute] = {}
-    groups = []
-    for name, items in zip(SLICE_ATTRS, (offsets, sizes, strides)):
-        attrs[name], dynamic = mixed(items)
-        groups.append(dynamic)
-    return attrs, groups
+    o, od = mixed(offsets)
+    s, sd = mixed(sizes)
+    st, std = mixed(strides)
+    return {"static_offsets": o, "static_sizes": s, "static_strides": st}, [od, sd, std]
 
 
 def extract_slice(b: BuilderAPI, source: Value, offsets: Mixed, sizes: Mixed, strides: Mixed, type: RankedTensorType) -> Value:
