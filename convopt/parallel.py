@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 from .diagnostics import ConvoptError, DiagnosticEngine, SourceFile
+from .dialects.func import FUNC
 from .ir.attributes import AffineMapAttr
 from .ir.core import Operation
 from .passes import Instruments, PassContext, PassManager
@@ -264,6 +265,6 @@ def assemble(module: Operation, results: Sequence[tuple[str, list[AffineMapAttr]
             if m not in aliases:
                 aliases[m] = "#map" if not aliases else f"#map{len(aliases)}"
             names.append(aliases[m])
-        placeholder = body.append(Operation("func.func"))
+        placeholder = body.append(Operation(FUNC))
         texts[id(placeholder)] = _PLACEHOLDER.sub(lambda g, names=names: names[int(g.group(1))], text)  # type: ignore[misc]
     return printer.print_module(module, aliases=aliases)

@@ -1,16 +1,18 @@
 """Rewrite patterns and one greedy applier (MLIR's RewritePattern and
 greedy driver, xDSL's PatternRewriteWalker, in miniature).
 
-A pattern names the op it applies to (`root`) and rewrites one such op in
-`match_and_rewrite(op, rewriter)`, returning whether it changed anything.
+A pattern names the definition of the op it applies to (`root`, an OpDef of
+`convopt.dialects`) and rewrites one such op in `match_and_rewrite(op,
+rewriter)`, returning whether it changed anything.
 Every change goes through the `Rewriter`: replacing or erasing ops, and
 telling it about the ops a rewrite created, so that the applier knows what
 became dead and what is new:
 
     class LowerSlice(RewritePattern):
-        root = "torch.aten.slice.Tensor"
+        root = definition(torch.SLICE_TENSOR)
 
         def match_and_rewrite(self, op, rewriter):
+            step = self.root.args(op).step  # the operand by name
             rewriter.replace_op(op, [lowered_value])
             return True
 
@@ -29,8 +31,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Optional
 
+from .dialects import OpDef, is_pure
 from .ir.core import Operation, Value
-from .ops import is_pure
 
 
 class Rewriter:
@@ -68,9 +70,9 @@ class Rewriter:
 
 
 class RewritePattern:
-    """Rewrites one op whose name is `root`."""
+    """Rewrites one op of the definition `root`."""
 
-    root: str = ""
+    root: OpDef
 
     def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -82,7 +84,7 @@ def apply_patterns(ops: Iterable[Operation], patterns: Sequence[RewritePattern],
     ops the rewrites left unused."""
     by_root: dict[str, list[RewritePattern]] = {}
     for pattern in patterns:
-        by_root.setdefault(pattern.root, []).append(pattern)
+        by_root.setdefault(pattern.root.name, []).append(pattern)
     rewriter = Rewriter()
     for op in list(ops):
         if op.parent is None:  # erased by an earlier rewrite

@@ -20,7 +20,7 @@ everything.
 from __future__ import annotations
 
 from .diagnostics import Diagnostic, position_of
-from .dialects import VerifyError, lookup
+from .dialects import VerifyError, check_registered, lookup
 from .ir.core import Operation, Value
 
 __all__ = ["VERIFY_EACH_FULLY", "VerifyError", "verify", "verify_changed"]
@@ -54,6 +54,8 @@ class _Verifier:
         if check:
             if d is not None:
                 d.verify_op(op)
+            else:
+                check_registered(op)
             op.checked = True
         if not op.regions:
             return
@@ -78,6 +80,8 @@ class _Verifier:
                         inner_def = lookup(inner.name)
                         if inner_def is not None:
                             inner_def.verify_op(inner)
+                        else:
+                            check_registered(inner)
                         inner.checked = True
                     for r in inner.results:
                         rid = id(r)

@@ -3,25 +3,87 @@ arithmetic families and the casts."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
-from ..ir.attributes import DenseAttr, DenseResourceAttr, FloatAttr, IntegerAttr, format_float
-from ..ir.core import Operation
+from ..ir.attributes import Attribute, DenseAttr, DenseResourceAttr, FloatAttr, IntegerAttr, format_float
+from ..ir.core import Operation, Value
 from ..ir.types import IndexType, IntegerType, RankedTensorType, Type, i1, i64
-from .base import OpDef, cast_op, fail, family, rest
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..parser.resolve import Resolver
-    from ..parser.syntax import OpSyntax
-    from ..printer import Printer
+from .base import BuilderAPI, OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, cast_op, fail, family, rest
 
 CMPI_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 CMPF_PREDICATES = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"]
 
-_ARITH_FLOAT = "addf subf mulf divf remf maximumf minimumf maxnumf minnumf negf".split()
-_ARITH_INT = "addi subi muli divsi divui ceildivsi floordivsi remsi remui maxsi minsi maxui minui andi ori xori shli shrsi shrui".split()
-_MATH = "sqrt rsqrt exp exp2 log log2 tanh absf absi fma ceil floor round erf sin cos powf".split()
-_CASTS = "extf truncf extsi extui trunci sitofp uitofp fptosi fptoui index_cast index_castui bitcast".split()
+# --- the op names (constants for everyone else; no other module spells them) ------------------
+
+CONSTANT = "arith.constant"
+CMPI = "arith.cmpi"
+CMPF = "arith.cmpf"
+SELECT = "arith.select"
+ADDF = "arith.addf"
+SUBF = "arith.subf"
+MULF = "arith.mulf"
+DIVF = "arith.divf"
+REMF = "arith.remf"
+MAXIMUMF = "arith.maximumf"
+MINIMUMF = "arith.minimumf"
+MAXNUMF = "arith.maxnumf"
+MINNUMF = "arith.minnumf"
+NEGF = "arith.negf"
+ADDI = "arith.addi"
+SUBI = "arith.subi"
+MULI = "arith.muli"
+DIVSI = "arith.divsi"
+DIVUI = "arith.divui"
+CEILDIVSI = "arith.ceildivsi"
+FLOORDIVSI = "arith.floordivsi"
+REMSI = "arith.remsi"
+REMUI = "arith.remui"
+MAXSI = "arith.maxsi"
+MINSI = "arith.minsi"
+MAXUI = "arith.maxui"
+MINUI = "arith.minui"
+ANDI = "arith.andi"
+ORI = "arith.ori"
+XORI = "arith.xori"
+SHLI = "arith.shli"
+SHRSI = "arith.shrsi"
+SHRUI = "arith.shrui"
+SQRT = "math.sqrt"
+RSQRT = "math.rsqrt"
+EXP = "math.exp"
+EXP2 = "math.exp2"
+LOG = "math.log"
+LOG2 = "math.log2"
+TANH = "math.tanh"
+ABSF = "math.absf"
+ABSI = "math.absi"
+FMA = "math.fma"
+CEIL = "math.ceil"
+FLOOR = "math.floor"
+ROUND = "math.round"
+ROUNDEVEN = "math.roundeven"
+TRUNC = "math.trunc"
+ERF = "math.erf"
+SIN = "math.sin"
+COS = "math.cos"
+POWF = "math.powf"
+EXTF = "arith.extf"
+TRUNCF = "arith.truncf"
+EXTSI = "arith.extsi"
+EXTUI = "arith.extui"
+TRUNCI = "arith.trunci"
+SITOFP = "arith.sitofp"
+UITOFP = "arith.uitofp"
+FPTOSI = "arith.fptosi"
+FPTOUI = "arith.fptoui"
+INDEX_CAST = "arith.index_cast"
+INDEX_CASTUI = "arith.index_castui"
+BITCAST = "arith.bitcast"
+
+FLOAT_OPS = (ADDF, SUBF, MULF, DIVF, REMF, MAXIMUMF, MINIMUMF, MAXNUMF, MINNUMF, NEGF)
+INT_OPS = (ADDI, SUBI, MULI, DIVSI, DIVUI, CEILDIVSI, FLOORDIVSI, REMSI, REMUI, MAXSI, MINSI, MAXUI, MINUI, ANDI, ORI, XORI, SHLI, SHRSI, SHRUI)
+MATH_OPS = (SQRT, RSQRT, EXP, EXP2, LOG, LOG2, TANH, ABSF, ABSI, FMA, CEIL, FLOOR, ROUND, ROUNDEVEN, TRUNC, ERF, SIN, COS, POWF)
+CASTS = (EXTF, TRUNCF, EXTSI, EXTUI, TRUNCI, SITOFP, UITOFP, FPTOSI, FPTOUI, INDEX_CAST, INDEX_CASTUI, BITCAST)
 
 
 # --- arith.constant ----------------------------------------------------------------------
@@ -37,7 +99,7 @@ def _typed_value(attr: object) -> str:
     return str(attr)
 
 
-def _print_constant(p: Printer, op: Operation) -> str:
+def _print_constant(p: PrinterAPI, op: Operation) -> str:
     return f"arith.constant{p.attr_dict(rest(op, 'value'))} {_typed_value(op.attributes['value'])}"
 
 
@@ -50,7 +112,7 @@ def _verify_constant(op: Operation) -> None:
         raise fail(op, "value type must match the result type")
 
 
-def _parse_constant(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_constant(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     value = syn.attributes["value"]
     if not isinstance(value, _TYPED_VALUES):
         raise r.fail("'arith.constant' needs a typed value (e.g. `0 : index`, `1.0 : f32`, `dense<...> : tensor<...>`)", syn.token)
@@ -72,7 +134,7 @@ def _constant_name(op: Operation) -> str:
 # --- arith.cmpi / arith.cmpf ------------------------------------------------------------
 
 def _predicates(op_name: str) -> list[str]:
-    return CMPI_PREDICATES if op_name == "arith.cmpi" else CMPF_PREDICATES
+    return CMPI_PREDICATES if op_name == CMPI else CMPF_PREDICATES
 
 
 def _fits_cmp(op: Operation) -> bool:
@@ -80,7 +142,7 @@ def _fits_cmp(op: Operation) -> bool:
     return isinstance(pred, IntegerAttr) and 0 <= pred.value < len(_predicates(op.name))
 
 
-def _print_cmp(p: Printer, op: Operation) -> str:
+def _print_cmp(p: PrinterAPI, op: Operation) -> str:
     pred = op.attributes["predicate"]
     assert isinstance(pred, IntegerAttr)
     return f"{op.name} {_predicates(op.name)[pred.value]}, {p.values(op.operands)}{p.attr_dict(rest(op, 'predicate'))} : {op.operands[0].type}"
@@ -91,7 +153,7 @@ def _verify_cmp(op: Operation) -> None:
         raise fail(op, "requires both operands to have the same type")
 
 
-def _parse_cmp(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_cmp(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     table = _predicates(syn.name)
     pred = syn.extra["predicate"]
     if pred not in table:
@@ -105,7 +167,7 @@ def _parse_cmp(r: Resolver, syn: OpSyntax) -> Operation:
 
 # --- arith.select ------------------------------------------------------------------------
 
-def _print_select(p: Printer, op: Operation) -> str:
+def _print_select(p: PrinterAPI, op: Operation) -> str:
     cond = op.operands[0].type
     types = str(op.results[0].type) if isinstance(cond, IntegerType) else f"{cond}, {op.results[0].type}"
     return f"arith.select {p.values(op.operands)}{p.attr_dict(op.attributes)} : {types}"
@@ -116,7 +178,7 @@ def _verify_select(op: Operation) -> None:
         raise fail(op, "requires the true and false values and the result to have the same type")
 
 
-def _select_types(r: Resolver, syn: OpSyntax, lhs: list[Type]) -> tuple[list[Type], list[Type]]:
+def _select_types(r: ResolverAPI, syn: OpSyntaxAPI, lhs: list[Type]) -> tuple[list[Type], list[Type]]:
     """`: T` (an i1 condition) or `: C, T`."""
     if len(lhs) == 1:
         return [i1, lhs[0], lhs[0]], [lhs[0]]
@@ -125,7 +187,7 @@ def _select_types(r: Resolver, syn: OpSyntax, lhs: list[Type]) -> tuple[list[Typ
 
 # --- same-type arithmetic: `op %a, %b : T` ------------------------------------------------------
 
-def _print_same_type(p: Printer, op: Operation) -> str:
+def _print_same_type(p: PrinterAPI, op: Operation) -> str:
     return f"{op.name} {p.values(op.operands)}{p.attr_dict(op.attributes)} : {op.results[0].type}"
 
 
@@ -136,7 +198,7 @@ def _verify_same_type(op: Operation) -> None:
             raise fail(op, f"requires the same type for all operands and results, found '{v.type}' and '{t}'")
 
 
-def _same_types(r: Resolver, syn: OpSyntax, lhs: list[Type]) -> tuple[list[Type], list[Type]]:
+def _same_types(r: ResolverAPI, syn: OpSyntaxAPI, lhs: list[Type]) -> tuple[list[Type], list[Type]]:
     if len(lhs) != 1:
         raise r.fail(f"'{syn.name}' expects a single type after ':'", syn.token)
     return [lhs[0]] * len(syn.operands), [lhs[0]]
@@ -148,24 +210,48 @@ _SAME_TYPE = dict(
 )
 
 OPS: dict[str, OpDef] = {
-    "arith.constant": OpDef(
-        "arith.constant", operands=0, results=1, attrs=("value",), print=_print_constant, parse=_parse_constant,
+    CONSTANT: OpDef(
+        CONSTANT, operands=0, results=1, attrs=("value",), print=_print_constant, parse=_parse_constant,
         verify=_verify_constant, result_name=_constant_name, pure=True,
     ),
     **family(
-        ["arith.cmpi", "arith.cmpf"], operands=2, results=1, attrs=("predicate",), print=_print_cmp, fits=_fits_cmp,
+        [CMPI, CMPF], operands=2, results=1, attrs=("predicate",), print=_print_cmp, fits=_fits_cmp,
         parse=_parse_cmp, verify=_verify_cmp, pure=True,
     ),
-    "arith.select": OpDef(
-        "arith.select", operands=3, results=1, print=_print_select, colon_types=_select_types, verify=_verify_select, pure=True,
+    SELECT: OpDef(
+        SELECT, operands=3, results=1, print=_print_select, colon_types=_select_types, verify=_verify_select, pure=True,
     ),
-    **family([f"arith.{n}" for n in _ARITH_FLOAT + _ARITH_INT] + [f"math.{n}" for n in _MATH], **_SAME_TYPE),  # type: ignore[arg-type]
-    **{f"arith.{n}": cast_op(f"arith.{n}", pure=True) for n in _CASTS},
+    **family(FLOAT_OPS + INT_OPS + MATH_OPS, **_SAME_TYPE),  # type: ignore[arg-type]
+    **{n: cast_op(n, pure=True) for n in CASTS},
 }
 
 
 def default(name: str) -> Optional[OpDef]:
-    """Any other arith or math op: free of side effects, printed generically."""
-    return OpDef(name, pure=True)
+    """Any other arith or math op: free of side effects, printed generically
+    (and built by no one)."""
+    return OpDef(name, pure=True, registered=False)
 
 
+
+
+# --- builders -------------------------------------------------------------------------------------
+
+def constant(b: BuilderAPI, value: Attribute, type: Type) -> Value:
+    """`arith.constant value : type`."""
+    return b.create(CONSTANT, [], [type], {"value": value}).results[0]
+
+
+def same_type(b: BuilderAPI, name: str, *operands: Value) -> Value:
+    """`name %a, %b : T`, one of the same-type ops (ADDF, SUBI, MAXSI, EXP ...):
+    operands and result all of the first operand's type."""
+    assert name in _SAME_TYPE_NAMES, f"{name} is not a same-type arith/math op"
+    return b.create(name, operands, [operands[0].type]).results[0]
+
+
+def convert(b: BuilderAPI, name: str, x: Value, type: Type) -> Value:
+    """`name %x : A to B`, one of CASTS (EXTF, TRUNCF, INDEX_CAST ...)."""
+    assert name in CASTS, f"{name} is not an arith cast"
+    return b.create(name, [x], [type]).results[0]
+
+
+_SAME_TYPE_NAMES = frozenset(FLOAT_OPS + INT_OPS + MATH_OPS)

@@ -23,23 +23,82 @@ an op is still an `Operation` with a name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional
+import functools
+from collections import namedtuple
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Optional, Protocol
 
 from ..diagnostics import ConvoptError, Diagnostic, position_of
-from ..ir.attributes import DenseArrayAttr
-from ..ir.core import Operation, Value
-from ..ir.types import RankedTensorType, Type
+from ..ir.affine import AffineMap
+from ..ir.attributes import Attribute, DenseArrayAttr, Location
+from ..ir.core import Operation, Region, Value
+from ..ir.types import RankedTensorType, Type, i32
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..parser.resolve import Resolver
-    from ..parser.syntax import OpSyntax
-    from ..printer import Printer
+# --- what the hooks see of the parser and the printer -------------------------------------------
+# The dialects never import the parser or the printer (which import the
+# dialects): a hook is handed them and sees them through these Protocols,
+# as MLIR's ODS hooks see OpAsmParser/OpAsmPrinter.
 
-PrintHook = Callable[["Printer", Operation], str]
-ParseHook = Callable[["Resolver", "OpSyntax"], Operation]
-ColonTypes = Callable[["Resolver", "OpSyntax", list[Type]], tuple[Sequence[Optional[Type]], list[Type]]]
+
+class OpSyntaxAPI(Protocol):
+    """One parsed op before resolution (`convopt.parser.syntax.OpSyntax`)."""
+
+    form: str
+    name: str
+    token: Any
+    operands: list[Any]
+    operand_types: list[Type]
+    result_types: Optional[list[Type]]
+    attributes: dict[str, Attribute]
+    regions: list[Any]
+    extra: dict[str, Any]
+    results: list[tuple[str, int, int]]
+
+
+class ResolverAPI(Protocol):
+    """Syntax -> IR (`convopt.parser.resolve.Resolver`)."""
+
+    def fail(self, message: str, token: Any, note: Any = None) -> ConvoptError: ...
+    def operands(self, syn: Any, uses: Any, types: Any) -> list[Value]: ...
+    def regions(self, syn: Any, isolated: bool = False) -> list[Region]: ...
+    def build_region(self, blocks: Any, isolated: bool, entry_args: Any = None) -> Region: ...
+    def spread(self, syn: Any, types: list[Type], count: int) -> list[Type]: ...
+    def uniform_types(self, syn: Any, lhs: list[Type]) -> tuple[list[Type], list[Type]]: ...
+    def mixed(self, syn: Any, items: list, start_index: int) -> tuple[tuple[int, ...], list[Value]]: ...
+
+
+class PrinterAPI(Protocol):
+    """IR -> text (`convopt.printer.Printer`)."""
+
+    def value(self, v: Value) -> str: ...
+    def values(self, vs: Iterable[Value]) -> str: ...
+    def types(self, ts: Iterable[Type]) -> str: ...
+    def attr(self, a: Attribute) -> str: ...
+    def attr_dict(self, attrs: dict[str, Attribute], elided: Iterable[str] = (), leading_space: bool = True) -> str: ...
+    def loc(self, loc: Optional[Location], pos: object = None) -> str: ...
+    def region(self, region: Region, print_entry_args: bool = True, print_empty_block: bool = False) -> str: ...
+
+
+class BuilderAPI(Protocol):
+    """Creates ops at an insertion point (`convopt.ir.builder.Builder`,
+    which refuses names no definition registers)."""
+
+    def create(
+        self,
+        name: str,
+        operands: Sequence[Value] = (),
+        result_types: Sequence[Type] = (),
+        attributes: Optional[Mapping[str, Attribute]] = None,
+        regions: Sequence[Region] = (),
+        properties: Optional[dict[str, Attribute]] = None,
+    ) -> Operation: ...
+
+
+
+PrintHook = Callable[[PrinterAPI, Operation], str]
+ParseHook = Callable[[ResolverAPI, OpSyntaxAPI], Operation]
+ColonTypes = Callable[[ResolverAPI, OpSyntaxAPI, list[Type]], tuple[Sequence[Optional[Type]], list[Type]]]
 
 
 class VerifyError(ConvoptError):
@@ -75,6 +134,30 @@ def segments(op: Operation) -> list[list[Value]]:
         out.append(operands[i : i + n])
         i += n
     return out
+
+
+@functools.lru_cache(maxsize=256)
+def _segment_sizes_attr(sizes: tuple[int, ...]) -> DenseArrayAttr:
+    return DenseArrayAttr(i32, sizes)
+
+
+def segment_properties(*sizes: int) -> dict[str, Attribute]:
+    """The properties of an op with operand segments of these sizes (the
+    attribute shared: the lowerings make the same few many times)."""
+    return {"operandSegmentSizes": _segment_sizes_attr(sizes)}
+
+
+def build_segmented(
+    b: BuilderAPI, name: str, groups: Sequence[Sequence[Value]], result_types: Sequence[Type],
+    attributes: Optional[Mapping[str, Attribute]] = None, regions: Sequence[Region] = (),
+) -> Operation:
+    """An op whose operands come in named groups (operandSegmentSizes)."""
+    operands: list[Value] = []
+    sizes = []
+    for g in groups:
+        operands += g
+        sizes.append(len(g))
+    return b.create(name, operands, result_types, attributes, regions, {"operandSegmentSizes": _segment_sizes_attr(tuple(sizes))})
 
 
 def check_arity(op: Operation, operands: Optional[int], results: Optional[int]) -> None:
@@ -115,6 +198,26 @@ class OpDef:
     inline_maps: bool = False
     functional_types: bool = True  # the uniform custom form also takes `: (A, B) -> R`
     rejects_properties: bool = True  # a verified op refuses properties other than segment sizes
+    operand_names: tuple[str, ...] = ()  # the operands by position, read through `args(op)`
+    indexing_maps: Optional[Callable[[Operation], list[AffineMap]]] = None  # a structured op's loops -> operand indices
+    registered: bool = True  # False: the definition of an op its dialect does not list (built by no one)
+    _adaptor: Any = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.operand_names:
+            object.__setattr__(self, "_adaptor", namedtuple("Operands", self.operand_names))  # type: ignore[misc]
+
+    def args(self, op: Operation) -> Any:
+        """op's operands by name (torch-mlir's OpAdaptor):
+        `SLICE_TENSOR.args(op).step` for the operand named step."""
+        assert op.name == self.name and self._adaptor is not None, f"{self.name} has no operand names"
+        if len(op._operands) != len(self.operand_names):
+            raise fail(op, f"expected {len(self.operand_names)} operands ({', '.join(self.operand_names)}), but found {len(op._operands)}")
+        return self._adaptor(*op._operands)
+
+    def group(self, op: Operation, name: str) -> list[Value]:
+        """The operands of segment `name` (`OPS[EXTRACT_SLICE].group(op, "offsets")`)."""
+        return segments(op)[self.segments.index(name)]
 
     @property
     def verified(self) -> bool:
@@ -153,7 +256,7 @@ def family(names: Sequence[str], **fields: Any) -> dict[str, OpDef]:
     return {n: OpDef(n, **fields) for n in names}
 
 
-def print_cast(p: Printer, op: Operation) -> str:
+def print_cast(p: PrinterAPI, op: Operation) -> str:
     """`op %a : A to B`."""
     return f"{op.name} {p.value(op.operands[0])}{p.attr_dict(op.attributes)} : {op.operands[0].type} to {op.results[0].type}"
 

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from ..ir.attributes import StringAttr, symbol_name
 from ..ir.core import Operation
-from .base import OpDef, fail, rest
+from .base import OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, fail, rest
 from .func import print_terminator
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..parser.resolve import Resolver
-    from ..parser.syntax import OpSyntax
-    from ..printer import Printer
+MODULE = "builtin.module"
+SCF_YIELD = "scf.yield"
 
 
-def _print_module(p: Printer, op: Operation) -> str:
+def _print_module(p: PrinterAPI, op: Operation) -> str:
     text = "module"
     sym = op.attributes.get("sym_name")
     if isinstance(sym, StringAttr):
@@ -31,16 +29,16 @@ def _verify_module(op: Operation) -> None:
         raise fail(op, "expects one region with one block")
 
 
-def _parse_module(r: Resolver, syn: OpSyntax) -> Operation:
-    return Operation("builtin.module", [], [], syn.attributes, r.regions(syn, True))
+def _parse_module(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
+    return Operation(MODULE, [], [], syn.attributes, r.regions(syn, True))
 
 
 OPS = {
-    "builtin.module": OpDef(
-        "builtin.module", operands=0, results=0, print=_print_module, fits=lambda op: len(op.regions) == 1,
+    MODULE: OpDef(
+        MODULE, operands=0, results=0, print=_print_module, fits=lambda op: len(op.regions) == 1,
         parse=_parse_module, verify=_verify_module, isolated=True,
     ),
-    "scf.yield": OpDef("scf.yield", print=print_terminator, terminator=True, functional_types=False),
+    SCF_YIELD: OpDef(SCF_YIELD, print=print_terminator, terminator=True, functional_types=False),
 }
 
 

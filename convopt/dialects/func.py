@@ -2,27 +2,26 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from ..ir.attributes import ArrayAttr, Attribute, DictAttr, StringAttr, TypeAttr, symbol_name
 from ..ir.core import Operation
 from ..ir.types import FunctionType, Type
-from .base import OpDef, fail, rest
+from .base import OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, fail, rest
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..parser.resolve import Resolver
-    from ..parser.syntax import OpSyntax
-    from ..printer import Printer
+FUNC = "func.func"
+RETURN = "func.return"
+CALL = "func.call"
 
 
 def short_name(op: Operation) -> str:
     """Ops of the func dialect drop their prefix inside func.func."""
-    if op.name.startswith("func.") and op.parent_op is not None and op.parent_op.name == "func.func":
+    if op.name.startswith("func.") and op.parent_op is not None and op.parent_op.name == FUNC:
         return op.name[len("func.") :]
     return op.name
 
 
-def print_terminator(p: Printer, op: Operation) -> str:
+def print_terminator(p: PrinterAPI, op: Operation) -> str:
     """`return %a, %b : A, B` (func.return, linalg.yield, tensor.yield, scf.yield)."""
     text = short_name(op)
     if op.operands:
@@ -32,7 +31,7 @@ def print_terminator(p: Printer, op: Operation) -> str:
     return text
 
 
-def terminator_types(r: Resolver, syn: OpSyntax, lhs: list[Type]) -> tuple[list[Type], list[Type]]:
+def terminator_types(r: ResolverAPI, syn: OpSyntaxAPI, lhs: list[Type]) -> tuple[list[Type], list[Type]]:
     """`op %a, %b : A, B` (or one type for all): no results."""
     return r.spread(syn, lhs, len(syn.operands)), []
 
@@ -65,7 +64,7 @@ def _fits_func(op: Operation) -> bool:
     return body is None or len(body.blocks[0].args) >= len(ftype.inputs)
 
 
-def _print_func(p: Printer, op: Operation) -> str:
+def _print_func(p: PrinterAPI, op: Operation) -> str:
     ftype = _function_type(op)
     name = op.attributes["sym_name"]
     assert ftype is not None and isinstance(name, StringAttr)
@@ -112,11 +111,11 @@ def _verify_func(op: Operation) -> None:
     if [a.type for a in entry.args] != list(ftype.inputs):
         raise fail(op, "entry block argument types do not match the function signature")
     for block in op.regions[0].blocks:
-        if not block.ops or block.ops[-1].name != "func.return":
+        if not block.ops or block.ops[-1].name != RETURN:
             raise fail(op, "expects its body to end with 'func.return'")
 
 
-def _parse_func(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_func(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     x = syn.extra
     args = x["args"]
     arg_types = [a[1] for a in args]
@@ -136,7 +135,7 @@ def _parse_func(r: Resolver, syn: OpSyntax) -> Operation:
             raise r.fail("expected SSA identifier for the arguments of a function with a body", syn.token)
         entry = [(a[0], a[1], a[3]) for a in args]
         regions = [r.build_region(syn.regions[0], True, entry)]
-    return Operation("func.func", [], [], attrs, regions)
+    return Operation(FUNC, [], [], attrs, regions)
 
 
 # --- func.return -----------------------------------------------------------------------
@@ -148,7 +147,7 @@ def _sym(op: Operation) -> str:
 
 def _verify_return(op: Operation) -> None:
     parent = op.parent_op
-    if parent is None or parent.name != "func.func":
+    if parent is None or parent.name != FUNC:
         raise fail(op, "expects parent op 'func.func'")
     ftype = _function_type(parent)
     assert ftype is not None
@@ -161,9 +160,9 @@ def _verify_return(op: Operation) -> None:
 
 
 OPS = {
-    "func.func": OpDef("func.func", print=_print_func, fits=_fits_func, parse=_parse_func, verify=_verify_func, isolated=True),
-    "func.return": OpDef(
-        "func.return", print=print_terminator, colon_types=terminator_types, verify=_verify_return, terminator=True, functional_types=False,
+    FUNC: OpDef(FUNC, print=_print_func, fits=_fits_func, parse=_parse_func, verify=_verify_func, isolated=True),
+    RETURN: OpDef(
+        RETURN, print=print_terminator, colon_types=terminator_types, verify=_verify_return, terminator=True, functional_types=False,
     ),
 }
 

@@ -4,26 +4,36 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Optional
+import re
+from collections.abc import Callable, Sequence
+from typing import Optional
 
-from ..ir.affine import AffineDim, AffineExpr, AffineMap
-from ..ir.attributes import AffineMapAttr, ArrayAttr, DenseArrayAttr, IntegerAttr, StringAttr
-from ..ir.core import Operation
-from ..ir.types import RankedTensorType, Type
-from .base import OpDef, fail, rest, segment_sizes
+from ..ir.affine import AffineDim, AffineExpr, AffineMap, d
+from ..ir.attributes import AffineMapAttr, ArrayAttr, Attribute, DenseArrayAttr, DenseAttr, IntegerAttr, StringAttr
+from ..ir.core import Block, Operation, Region, Value
+from ..ir.types import RankedTensorType, Type, i32, i64
+from ..ir.types import index as index_type
+from .base import BuilderAPI, OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, build_segmented, fail, rest, segment_sizes
 from .func import print_terminator, terminator_types
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..parser.resolve import Resolver
-    from ..parser.syntax import OpSyntax
-    from ..printer import Printer
+GENERIC = "linalg.generic"
+YIELD = "linalg.yield"
+INDEX = "linalg.index"
+FILL = "linalg.fill"
+COPY = "linalg.copy"
+TRANSPOSE = "linalg.transpose"
+BROADCAST = "linalg.broadcast"
+MATMUL = "linalg.matmul"
+BATCH_MATMUL = "linalg.batch_matmul"
+MMT4D = "linalg.mmt4d"
+PACK = "linalg.pack"
+UNPACK = "linalg.unpack"
 
 LEADING_ATTRS = ("indexing_maps", "iterator_types", "doc", "library_call")
 """linalg.generic attributes printed in its leading dictionary; the rest go in
 `attrs = {...}`."""
 
-TRAILING_ATTRS = {"linalg.transpose": ("permutation",), "linalg.broadcast": ("dimensions",)}
+TRAILING_ATTRS = {TRANSPOSE: ("permutation",), BROADCAST: ("dimensions",)}
 """Named ops whose attributes are written after outs(...)."""
 
 BLOCK_ARG_NAMES = ("in", "out")
@@ -46,10 +56,10 @@ def _fits_structured(op: Operation) -> bool:
     return True
 
 
-def _print_structured(p: Printer, op: Operation) -> str:
+def _print_structured(p: PrinterAPI, op: Operation) -> str:
     n_in, _ = segment_sizes(op)  # type: ignore[misc]
     trailing_names = TRAILING_ATTRS.get(op.name, ())
-    if op.name == "linalg.generic":
+    if op.name == GENERIC:
         leading = {k: v for k, v in op.attributes.items() if k in LEADING_ATTRS}
         extra = rest(op, *LEADING_ATTRS)
     else:
@@ -67,7 +77,7 @@ def _print_structured(p: Printer, op: Operation) -> str:
             text += f" {name} = [" + ", ".join(str(v) for v in items) + "] "
     if extra:
         text += " attrs = " + p.attr_dict(extra, leading_space=False)
-    if op.name == "linalg.generic" and op.regions:
+    if op.name == GENERIC and op.regions:
         text += " " + p.region(op.regions[0])
     if op.results and op.name not in TRAILING_ATTRS:
         text += " -> " + p.types(r.type for r in op.results)
@@ -96,10 +106,40 @@ def _element(t: Type) -> Type:
 
 
 def _verify_named(op: Operation) -> None:
+    """The results are the outs' tensors; a contraction's maps (its
+    definition's) fit its operands' ranks and give each loop one extent."""
     n_in, _ = _ins_outs(op)
     outs = op.operands[n_in:]
     if [r.type for r in op.results] != [v.type for v in outs if isinstance(v.type, RankedTensorType)]:
         raise fail(op, "expected the result types to match the types of the outs operands")
+    maps = indexing_maps(op)
+    if maps is None:
+        return
+    try:  # the checks read nothing else; lowered IR repeats a few structures many times
+        key: Optional[tuple] = (op.name, op.attributes.get("strides"), op.attributes.get("dilations"), op.attributes.get("indexing_maps"), tuple(v.type for v in op._operands))
+        if key in _NAMED_OK:
+            return
+    except TypeError:  # an unhashable attribute
+        key = None
+    _check_named_maps(op, maps)
+    if key is not None:
+        if len(_NAMED_OK) > 4096:
+            _NAMED_OK.clear()
+        _NAMED_OK[key] = True
+
+
+_NAMED_OK: dict[tuple, bool] = {}
+"""The structures of named contractions whose maps were checked already."""
+
+
+def _check_named_maps(op: Operation, maps: list[AffineMap]) -> None:
+    if len(maps) != len(op.operands):
+        raise fail(op, f"expects {len(maps)} operands (ins and outs), found {len(op.operands)}")
+    for i, (m, v) in enumerate(zip(maps, op.operands)):
+        rank = v.type.rank if isinstance(v.type, RankedTensorType) else 0
+        if len(m.results) != rank:
+            raise fail(op, f"expects operand #{i} to have rank {len(m.results)}, found {rank}")
+    _check_loop_ranges(op, maps, maps[0].num_dims)
 
 
 _GENERIC_OK: dict[tuple, bool] = {}
@@ -155,7 +195,7 @@ def _check_generic(op: Operation) -> None:
     block = op.regions[0].blocks[0]
     if [a.type for a in block.args] != [_element(v.type) for v in op.operands]:
         raise fail(op, "expected the block arguments to be the element types of the operands")
-    if not block.ops or block.ops[-1].name != "linalg.yield":
+    if not block.ops or block.ops[-1].name != YIELD:
         raise fail(op, "expects its body to end with 'linalg.yield'")
     if [v.type for v in block.ops[-1].operands] != [_element(v.type) for v in outs]:
         raise fail(op, "expected 'linalg.yield' to yield the element types of the outs operands")
@@ -211,41 +251,271 @@ def _linear(expr: AffineExpr):
 
 def _verify_yield(op: Operation) -> None:
     parent = op.parent_op
-    if parent is None or not parent.name.startswith("linalg."):
+    if parent is None or parent.name not in OPS:
         raise fail(op, "expects a linalg op as parent")
 
 
-def _print_index(p: Printer, op: Operation) -> str:
+def _print_index(p: PrinterAPI, op: Operation) -> str:
     dim = op.attributes["dim"]
     assert isinstance(dim, IntegerAttr)
     return f"linalg.index {dim.value}{p.attr_dict(rest(op, 'dim'))} : {op.results[0].type}"
 
 
-def _parse_index(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_index(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     return Operation(syn.name, [], syn.result_types or [], syn.attributes)
 
 
-def structured(name: str, verify: Optional[Callable[[Operation], None]] = None, hint: Optional[str] = None) -> OpDef:
+# --- named-op semantics: each named contraction's indexing maps ---------------------------------
+# A named op is the `linalg.generic` with these maps and a multiply-add body:
+#     out[maps[-1](d)] += ins[0][maps[0](d)] * ins[1][maps[1](d)]   for every loop point d.
+# The verifier, the interpreter and the MAC counts read them here.
+
+def _ints(attr: object, n: int) -> list[int]:
+    """`dense<[2, 1]> : vector<2xi64>`, `dense<1>`, `array<i64: 2, 1>`, `[2, 1]`; absent: n ones."""
+    if attr is None:
+        return [1] * n
+    if isinstance(attr, DenseArrayAttr):
+        return [int(v) for v in attr.values]
+    if isinstance(attr, ArrayAttr):
+        return [e.value for e in attr.elements if isinstance(e, IntegerAttr)]
+    if isinstance(attr, DenseAttr):
+        body = attr.body
+        return [int(str(x)) for x in body] if isinstance(body, tuple) else [int(str(body))] * n
+    return []
+
+
+@functools.lru_cache(maxsize=64)
+def _contraction_maps(lhs: str, rhs: str, out: str) -> list[AffineMap]:
+    """Maps of a contraction named by index letters, `mk,kn->mn` (loop dims
+    in order of first appearance, output letters first)."""
+    loops: list[str] = []
+    for ch in out + lhs + rhs:
+        if ch not in loops:
+            loops.append(ch)
+    n = len(loops)
+    return [AffineMap.from_exprs(n, [d(loops.index(ch)) for ch in s]) for s in (lhs, rhs, out)]
+
+
+MATMULS = {
+    MATMUL: ("mk", "kn", "mn"),
+    "linalg.matmul_transpose_a": ("km", "kn", "mn"),
+    "linalg.matmul_transpose_b": ("mk", "nk", "mn"),
+    BATCH_MATMUL: ("bmk", "bkn", "bmn"),
+    "linalg.batch_matmul_transpose_a": ("bkm", "bkn", "bmn"),
+    "linalg.batch_matmul_transpose_b": ("bmk", "bnk", "bmn"),
+    "linalg.matvec": ("mk", "k", "m"),
+    "linalg.vecmat": ("k", "kn", "n"),
+    "linalg.batch_matvec": ("bmk", "bk", "bm"),
+    "linalg.dot": ("k", "k", ""),
+    MMT4D: ("mkpr", "nkqr", "mnpq"),  # C[m, n, m0, n0] += A[m, k, m0, k0] * B[n, k, n0, k0]
+}
+"""C[out] += A[lhs] * B[rhs], by index letters."""
+
+CONV_LAYOUTS = ("", "_ncw_fcw", "_nwc_wcf", "_nchw_fchw", "_nhwc_hwcf", "_nhwc_fhwc", "_ngchw_gfchw", "_ngchw_fgchw", "_nhwgc_gfhwc", "_ncdhw_fcdhw", "_ndhwc_dhwcf")
+DEPTHWISE_LAYOUTS = ("_ncw_cw", "_nwc_wc", "_nwc_wcm", "_nchw_chw", "_nhwc_hwc", "_nhwc_hwcm", "_ncdhw_cdhw", "_ndhwc_dhwc", "_ndhwc_dhwcm")
+_SPATIAL = "dhw"
+
+
+def conv_name(nd: int, layout: str, depthwise: bool = False) -> str:
+    """`linalg.conv_2d_nchw_fchw` for (2, "_nchw_fchw"); the op must be defined."""
+    name = f"linalg.{'depthwise_' if depthwise else ''}conv_{nd}d{layout}"
+    assert name in OPS, f"no linalg convolution {name}"
+    return name
+
+
+_CONV_NAME = re.compile(r"linalg\.(depthwise_)?conv_([123])d(?:_([a-z]+)_([a-z]+))?")
+
+
+def _conv_letters(name: str) -> tuple[bool, int, str, str]:
+    """(depthwise, spatial rank, input letters, weight letters) of a conv name."""
+    m = _CONV_NAME.fullmatch(name)
+    assert m is not None, name
+    nd = int(m.group(2))
+    spatial = _SPATIAL[-nd:]
+    return bool(m.group(1)), nd, m.group(3) or spatial, m.group(4) or spatial
+
+
+def conv_maps(op: Operation) -> list[AffineMap]:
+    """Maps of `linalg.[depthwise_]conv_Nd[_IN_W]` from its layout letters:
+    n, g, c, f, m by role and d/h/w spatial (the output is IN with c -> f for
+    a convolution; IN, plus m if W has it, for a depthwise one):
+
+        O[n, f, o...] += I[n, c, o*stride + k*dilation ...] * W[f, c, k...]
+    """
+    _, nd, _, _ = _conv_letters(op.name)
+    strides, dilations = _ints(op.attributes.get("strides"), nd), _ints(op.attributes.get("dilations"), nd)
+    if len(strides) != nd or len(dilations) != nd:
+        raise fail(op, f"expects {nd} strides and dilations")
+    return _conv_maps(op.name, tuple(strides), tuple(dilations))
+
+
+@functools.lru_cache(maxsize=1024)
+def _conv_maps(name: str, strides: tuple[int, ...], dilations: tuple[int, ...]) -> list[AffineMap]:
+    depthwise, nd, lin, lw = _conv_letters(name)
+    spatial = _SPATIAL[-nd:]
+    lout = lin + ("m" if "m" in lw else "") if depthwise else lin.replace("c", "f")
+    loops = [("o" + ch if ch in _SPATIAL else ch) for ch in lout]
+    loops += [ch for ch in lw if ch not in _SPATIAL and ch not in lout]
+    loops += ["k" + ch for ch in spatial]
+    dim = {name: d(i) for i, name in enumerate(loops)}
+    s_of = {ch: (strides[i], dilations[i]) for i, ch in enumerate(spatial)}
+
+    def access(letters: str, spatial_of: Callable[[str], AffineExpr]) -> AffineMap:
+        return AffineMap.from_exprs(len(loops), [spatial_of(ch) if ch in _SPATIAL else dim[ch] for ch in letters])
+
+    return [
+        access(lin, lambda ch: dim["o" + ch] * s_of[ch][0] + dim["k" + ch] * s_of[ch][1]),
+        access(lw, lambda ch: dim["k" + ch]),
+        access(lout, lambda ch: dim["o" + ch]),
+    ]
+
+
+def generic_maps(op: Operation) -> list[AffineMap]:
+    """The `indexing_maps` attribute of a `linalg.generic` (or of a named op that has one)."""
+    maps = op.attributes.get("indexing_maps")
+    if not isinstance(maps, ArrayAttr):
+        raise fail(op, "requires 'indexing_maps'")
+    return [m.map for m in maps.elements if isinstance(m, AffineMapAttr)]
+
+
+def _matmul_maps(op: Operation) -> list[AffineMap]:
+    if "indexing_maps" in op.attributes:  # a matmul with explicit (e.g. transposing) maps
+        return generic_maps(op)
+    return _contraction_maps(*MATMULS[op.name])
+
+
+def indexing_maps(op: Operation) -> Optional[list[AffineMap]]:
+    """The maps of a structured op by its definition (None for the copies:
+    fill, transpose, broadcast, pack ...)."""
+    definition = OPS.get(op.name)
+    return definition.indexing_maps(op) if definition is not None and definition.indexing_maps is not None else None
+
+
+def is_depthwise(name: str) -> bool:
+    return name in CONVS and _conv_letters(name)[0]
+
+
+def is_contraction(name: str) -> bool:
+    """The named ops that multiply and add (matmuls, convolutions)."""
+    return name in MATMULS or name in CONVS
+
+
+# --- the definitions ------------------------------------------------------------------------------
+
+def _structured(
+    name: str, verify: Optional[Callable[[Operation], None]] = None, hint: Optional[str] = None,
+    maps: Optional[Callable[[Operation], list[AffineMap]]] = None,
+) -> OpDef:
     """A structured op: ins and outs as operand segments."""
     return OpDef(
         name, segments=("inputs", "outputs"), print=_print_structured, fits=_fits_structured, verify=verify,
-        result_name=(lambda op: hint) if hint else None, block_arg_names=_block_arg_names, pure=True,
+        result_name=(lambda op: hint) if hint else None, block_arg_names=_block_arg_names, pure=True, indexing_maps=maps,
     )
 
 
+def _conv_names() -> list[str]:
+    names = []
+    for nd in (1, 2, 3):
+        dims = set(_SPATIAL[-nd:])
+        fits = [lay for lay in CONV_LAYOUTS + DEPTHWISE_LAYOUTS if set(lay) & set(_SPATIAL) in (set(), dims)]
+        names += [f"linalg.conv_{nd}d{lay}" for lay in fits if lay in CONV_LAYOUTS]
+        names += [f"linalg.depthwise_conv_{nd}d{lay}" for lay in fits if lay in DEPTHWISE_LAYOUTS]
+    return names
+
+
+CONVS = frozenset(_conv_names())
+
+ELEMENTWISE = tuple(
+    f"linalg.{n}" for n in (
+        "exp log abs ceil floor negf reciprocal round sqrt rsqrt square tanh erf "
+        "add sub mul div div_unsigned max min powf select elemwise_unary elemwise_binary"
+    ).split()
+)
+"""The elementwise named ops (identity maps), defined with the structured
+form and no checks of their own."""
+
 OPS: dict[str, OpDef] = {
-    "linalg.generic": structured("linalg.generic", _verify_generic),
-    **{n: structured(n, _verify_named) for n in ("linalg.fill", "linalg.matmul", "linalg.batch_matmul", "linalg.mmt4d")},
-    "linalg.transpose": structured("linalg.transpose", _verify_named, "transposed"),
-    "linalg.broadcast": structured("linalg.broadcast", hint="broadcasted"),
-    "linalg.yield": OpDef("linalg.yield", print=print_terminator, colon_types=terminator_types, verify=_verify_yield, terminator=True, functional_types=False),
-    "linalg.index": OpDef(
-        "linalg.index", attrs=("dim",), print=_print_index, fits=lambda op: isinstance(op.attributes["dim"], IntegerAttr) and len(op.results) >= 1,
+    GENERIC: _structured(GENERIC, _verify_generic, maps=generic_maps),
+    **{n: _structured(n, _verify_named) for n in (FILL, COPY)},
+    **{n: _structured(n, _verify_named, maps=_matmul_maps) for n in MATMULS},
+    **{n: _structured(n, _verify_named, maps=conv_maps) for n in sorted(CONVS)},
+    TRANSPOSE: _structured(TRANSPOSE, _verify_named, "transposed"),
+    BROADCAST: _structured(BROADCAST, hint="broadcasted"),
+    **{n: _structured(n) for n in ELEMENTWISE},
+    PACK: OpDef(PACK, segments=("source", "dest", "padding_value", "inner_tiles"), pure=True),
+    UNPACK: OpDef(UNPACK, operand_names=("source", "dest"), pure=True),
+    YIELD: OpDef(YIELD, print=print_terminator, colon_types=terminator_types, verify=_verify_yield, terminator=True, functional_types=False),
+    INDEX: OpDef(
+        INDEX, attrs=("dim",), print=_print_index, fits=lambda op: isinstance(op.attributes["dim"], IntegerAttr) and len(op.results) >= 1,
         parse=_parse_index, pure=True,
     ),
 }
 
 
-def default(name: str) -> OpDef:
-    """Every other named structured op (convolutions, elementwise, ...)."""
-    return structured(name)
+def default(name: str) -> Optional[OpDef]:
+    """None: an op of linalg that convopt does not define is unregistered;
+    it prints in the generic form and the verifier refuses it (MLIR:
+    "unregistered operation ... found in dialect ('linalg')")."""
+    return None
+
+
+# --- builders -------------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=4096)
+def maps_attr(maps: tuple[AffineMap, ...]) -> ArrayAttr:
+    return ArrayAttr(tuple(AffineMapAttr(m) for m in maps))
+
+
+@functools.lru_cache(maxsize=256)
+def iterators_attr(iterators: tuple[str, ...]) -> ArrayAttr:
+    return ArrayAttr(tuple(StringAttr(i) for i in iterators))
+
+
+def named(b: BuilderAPI, name: str, ins: Sequence[Value], outs: Sequence[Value], attributes: Optional[dict[str, Attribute]] = None) -> Operation:
+    """A named structured op (fill, matmul, conv_*, transpose, ...): results of the outs' types."""
+    assert name in OPS and name != GENERIC, f"{name} is not a named linalg op"
+    return build_segmented(b, name, [ins, outs], [v.type for v in outs], attributes or {})
+
+
+def generic(b: BuilderAPI, ins: Sequence[Value], outs: Sequence[Value], maps: Sequence[AffineMap], iterators: Sequence[str], body: Block) -> Operation:
+    """`linalg.generic` over the loops `iterators`, operand j read at maps[j](loop point);
+    body takes the operands' elements and ends with linalg.yield of the outputs'."""
+    attrs = {"indexing_maps": maps_attr(tuple(maps)), "iterator_types": iterators_attr(tuple(iterators))}
+    return build_segmented(b, GENERIC, [ins, outs], [v.type for v in outs], attrs, [Region([body])])
+
+
+def yield_(b: BuilderAPI, values: Sequence[Value]) -> Operation:
+    return b.create(YIELD, values)
+
+
+@functools.lru_cache(maxsize=64)
+def _dim_attr(dim: int) -> IntegerAttr:
+    return IntegerAttr(dim, i64)
+
+
+def index(b: BuilderAPI, dim: int) -> Value:
+    """`linalg.index dim`: the current position along loop dim."""
+    return b.create(INDEX, [], [index_type], {"dim": _dim_attr(dim)}).results[0]
+
+
+def pack(
+    b: BuilderAPI, source: Value, dest: Value, padding: Optional[Value], inner_dims_pos: tuple[int, ...], outer_dims_perm: tuple[int, ...],
+    inner_tiles: tuple[int, ...],
+) -> Value:
+    """source tiled into dest: dest[outer..., tile...] = source[outer * tile + tile position]
+    for the dims inner_dims_pos (padded with `padding` where the tiles do not divide them)."""
+    props: dict[str, Attribute] = {
+        "inner_dims_pos": DenseArrayAttr(i64, inner_dims_pos), "operandSegmentSizes": DenseArrayAttr(i32, (1, 1, int(padding is not None), 0)),
+        "outer_dims_perm": DenseArrayAttr(i64, outer_dims_perm), "static_inner_tiles": DenseArrayAttr(i64, inner_tiles),
+    }
+    operands = [source, dest] + ([padding] if padding is not None else [])
+    return b.create(PACK, operands, [dest.type], properties=props).results[0]
+
+
+def unpack(b: BuilderAPI, source: Value, dest: Value, inner_dims_pos: tuple[int, ...], outer_dims_perm: tuple[int, ...], inner_tiles: tuple[int, ...]) -> Value:
+    """The inverse of pack: dest = source's tiles put back in place (cut to dest's sizes)."""
+    props: dict[str, Attribute] = {
+        "inner_dims_pos": DenseArrayAttr(i64, inner_dims_pos), "outer_dims_perm": DenseArrayAttr(i64, outer_dims_perm),
+        "static_inner_tiles": DenseArrayAttr(i64, inner_tiles),
+    }
+    return b.create(UNPACK, [source, dest], [dest.type], properties=props).results[0]

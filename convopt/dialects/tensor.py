@@ -3,22 +3,32 @@ extract, cast, yield."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Optional
+from typing import Optional, Union
 
-from ..ir.attributes import ArrayAttr, Attribute, DenseArrayAttr, IntegerAttr
-from ..ir.core import Operation, Value
+from ..ir.attributes import DYNAMIC_INDEX, ArrayAttr, Attribute, DenseArrayAttr, IntegerAttr
+from ..ir.core import Block, Operation, Region, Value
 from ..ir.types import IndexType, RankedTensorType, Type, i32, i64, index
-from .base import OpDef, cast_op, fail, ranked, rest, segment_sizes, segments
+from .base import BuilderAPI, OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, build_segmented, cast_op, fail, ranked, rest, segment_sizes, segments
 from .func import print_terminator, terminator_types
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..parser.resolve import Resolver
-    from ..parser.syntax import OpSyntax
-    from ..printer import Printer
-
-DYNAMIC_INDEX = -(2**63)
-"""MLIR's ShapedType::kDynamic, used in static offset/size arrays."""
+EMPTY = "tensor.empty"
+DIM = "tensor.dim"
+EXTRACT_SLICE = "tensor.extract_slice"
+INSERT_SLICE = "tensor.insert_slice"
+PAD = "tensor.pad"
+EXPAND_SHAPE = "tensor.expand_shape"
+COLLAPSE_SHAPE = "tensor.collapse_shape"
+EXTRACT = "tensor.extract"
+CAST = "tensor.cast"
+YIELD = "tensor.yield"
+SPLAT = "tensor.splat"
+CONCAT = "tensor.concat"
+FROM_ELEMENTS = "tensor.from_elements"
+INSERT = "tensor.insert"
+RESHAPE = "tensor.reshape"
+GENERATE = "tensor.generate"
 
 
 def _static(values: object) -> Sequence[int]:
@@ -31,7 +41,7 @@ def _mixed_fits(static: object, dynamic: Sequence[Value]) -> bool:
     return isinstance(static, DenseArrayAttr) and static.values.count(DYNAMIC_INDEX) == len(dynamic)
 
 
-def _print_mixed(p: Printer, static: object, dynamic: Sequence[Value]) -> str:
+def _print_mixed(p: PrinterAPI, static: object, dynamic: Sequence[Value]) -> str:
     """`[0, %a, 4]`: static values with the dynamic ones in their places."""
     assert isinstance(static, DenseArrayAttr)
     if not dynamic:
@@ -43,8 +53,8 @@ def _print_mixed(p: Printer, static: object, dynamic: Sequence[Value]) -> str:
 
 # --- tensor.empty ---------------------------------------------------------------------------
 
-def _print_empty(p: Printer, op: Operation) -> str:
-    return f"tensor.empty({p.values(op.operands)}){p.attr_dict(op.attributes)} : {op.results[0].type}"
+def _print_empty(p: PrinterAPI, op: Operation) -> str:
+    return f"{EMPTY}({p.values(op.operands)}){p.attr_dict(op.attributes)} : {op.results[0].type}"
 
 
 def _verify_empty(op: Operation) -> None:
@@ -57,18 +67,18 @@ def _verify_empty(op: Operation) -> None:
             raise fail(op, "expects index operands")
 
 
-def _parse_empty(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_empty(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     ops = r.operands(syn, syn.operands, list(syn.operand_types))
     return Operation(syn.name, ops, syn.result_types or [], syn.attributes)
 
 
 # --- tensor.dim ------------------------------------------------------------------------------
 
-def _print_dim(p: Printer, op: Operation) -> str:
+def _print_dim(p: PrinterAPI, op: Operation) -> str:
     return f"tensor.dim {p.values(op.operands)}{p.attr_dict(op.attributes)} : {op.operands[0].type}"
 
 
-def _dim_types(r: Resolver, syn: OpSyntax, lhs: list[Type]) -> tuple[list[Optional[Type]], list[Type]]:
+def _dim_types(r: ResolverAPI, syn: OpSyntaxAPI, lhs: list[Type]) -> tuple[list[Optional[Type]], list[Type]]:
     """`tensor.dim %t, %i : T`."""
     return [lhs[0] if lhs else None, index], [index]
 
@@ -79,12 +89,12 @@ def _verify_dim(op: Operation) -> None:
 
 # --- slices and padding: offsets/sizes/strides (or low/high) as mixed lists ------------------------
 
-_SLICE_ATTRS = ("static_offsets", "static_sizes", "static_strides")
-_PAD_ATTRS = ("static_low", "static_high")
+SLICE_ATTRS = ("static_offsets", "static_sizes", "static_strides")
+PAD_ATTRS = ("static_low", "static_high")
 
 
 def _mixed_attrs(op: Operation) -> tuple[str, ...]:
-    return _PAD_ATTRS if op.name == "tensor.pad" else _SLICE_ATTRS
+    return PAD_ATTRS if op.name == PAD else SLICE_ATTRS
 
 
 def _fits_mixed(op: Operation) -> bool:
@@ -96,32 +106,32 @@ def _fits_mixed(op: Operation) -> bool:
     return True
 
 
-def _print_mixed_lists(p: Printer, op: Operation, sep: str) -> str:
+def _print_mixed_lists(p: PrinterAPI, op: Operation, sep: str) -> str:
     names = _mixed_attrs(op)
     return sep.join([_print_mixed(p, op.attributes[k], d) for k, d in zip(names, segments(op)[-len(names) :])])
 
 
-def _print_extract_slice(p: Printer, op: Operation) -> str:
+def _print_extract_slice(p: PrinterAPI, op: Operation) -> str:
     src = op.operands[0]
-    return f"tensor.extract_slice {p.value(src)}{_print_mixed_lists(p, op, ' ')}{p.attr_dict(rest(op, *_SLICE_ATTRS))} : {src.type} to {op.results[0].type}"
+    return f"tensor.extract_slice {p.value(src)}{_print_mixed_lists(p, op, ' ')}{p.attr_dict(rest(op, *SLICE_ATTRS))} : {src.type} to {op.results[0].type}"
 
 
-def _print_insert_slice(p: Printer, op: Operation) -> str:
+def _print_insert_slice(p: PrinterAPI, op: Operation) -> str:
     src, dest = op.operands[0], op.operands[1]
     return (
         f"tensor.insert_slice {p.value(src)} into {p.value(dest)}{_print_mixed_lists(p, op, ' ')}"
-        f"{p.attr_dict(rest(op, *_SLICE_ATTRS))} : {src.type} into {dest.type}"
+        f"{p.attr_dict(rest(op, *SLICE_ATTRS))} : {src.type} into {dest.type}"
     )
 
 
-def _print_pad(p: Printer, op: Operation) -> str:
+def _print_pad(p: PrinterAPI, op: Operation) -> str:
     src = op.operands[0]
     low, high = segments(op)[1:]
     nofold = " nofold" if "nofold" in op.attributes else ""
     region = p.region(op.regions[0])
     return (
         f"tensor.pad {p.value(src)}{nofold} low{_print_mixed(p, op.attributes['static_low'], low)} "
-        f"high{_print_mixed(p, op.attributes['static_high'], high)} {region}{p.attr_dict(rest(op, *_PAD_ATTRS, 'nofold'))} : {src.type} to {op.results[0].type}"
+        f"high{_print_mixed(p, op.attributes['static_high'], high)} {region}{p.attr_dict(rest(op, *PAD_ATTRS, 'nofold'))} : {src.type} to {op.results[0].type}"
     )
 
 
@@ -195,10 +205,10 @@ def _verify_pad(op: Operation) -> None:
         raise fail(op, "expects a region with one block")
 
 
-def _parse_slice(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_slice(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     """extract_slice, insert_slice and pad: the values, then the mixed lists."""
     values = r.operands(syn, syn.extra["values"], list(syn.operand_types))
-    names = _PAD_ATTRS if syn.name == "tensor.pad" else _SLICE_ATTRS
+    names = PAD_ATTRS if syn.name == PAD else SLICE_ATTRS
     attrs: dict[str, Attribute] = {}
     dynamic: list[Value] = []
     sizes = [1] * len(values)
@@ -231,14 +241,14 @@ def _fits_expand(op: Operation) -> bool:
     return _fits_reassociation(op) and _mixed_fits(op.attributes["static_output_shape"], op.operands[1:])
 
 
-def _print_expand(p: Printer, op: Operation) -> str:
+def _print_expand(p: PrinterAPI, op: Operation) -> str:
     src = op.operands[0]
     shape = _print_mixed(p, op.attributes["static_output_shape"], list(op.operands[1:]))
     others = rest(op, "reassociation", "static_output_shape")
     return f"tensor.expand_shape {p.value(src)} {_print_reassociation(op.attributes['reassociation'])} output_shape {shape}{p.attr_dict(others)} : {src.type} into {op.results[0].type}"
 
 
-def _print_collapse(p: Printer, op: Operation) -> str:
+def _print_collapse(p: PrinterAPI, op: Operation) -> str:
     src = op.operands[0]
     return f"tensor.collapse_shape {p.value(src)} {_print_reassociation(op.attributes['reassociation'])}{p.attr_dict(rest(op, 'reassociation'))} : {src.type} into {op.results[0].type}"
 
@@ -250,7 +260,7 @@ def _verify_reshape(op: Operation) -> None:
     if not isinstance(reassoc, ArrayAttr):
         raise fail(op, "requires a 'reassociation' attribute")
     groups = [[e.value for e in g.elements] for g in reassoc.elements]  # type: ignore[attr-defined]
-    collapsed, expanded = (res, src) if op.name == "tensor.collapse_shape" else (src, res)
+    collapsed, expanded = (res, src) if op.name == COLLAPSE_SHAPE else (src, res)
     if len(groups) != collapsed.rank or sorted(i for g in groups for i in g) != list(range(expanded.rank)):
         raise fail(op, "reassociation does not match the ranks of the source and result")
     for g, size in zip(groups, collapsed.shape):
@@ -263,12 +273,12 @@ def _verify_reshape(op: Operation) -> None:
                 raise fail(op, f"expected dimension of size {size} to be the product of {dims}")
 
 
-def _parse_reshape(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_reshape(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     src = r.operands(syn, syn.extra["values"], list(syn.operand_types))
     reassoc = ArrayAttr(tuple(ArrayAttr(tuple(IntegerAttr(i, i64) for i in g)) for g in syn.extra["reassociation"]))
     attrs: dict[str, Attribute] = {"reassociation": reassoc}
     dynamic: list[Value] = []
-    if syn.name == "tensor.expand_shape":
+    if syn.name == EXPAND_SHAPE:
         static, dynamic = r.mixed(syn, syn.extra["mixed"][0], 1)
         attrs["static_output_shape"] = DenseArrayAttr(i64, static)
     attrs.update(syn.attributes)
@@ -277,7 +287,7 @@ def _parse_reshape(r: Resolver, syn: OpSyntax) -> Operation:
 
 # --- tensor.extract --------------------------------------------------------------------------------
 
-def _print_extract(p: Printer, op: Operation) -> str:
+def _print_extract(p: PrinterAPI, op: Operation) -> str:
     return f"tensor.extract {p.value(op.operands[0])}[{p.values(op.operands[1:])}]{p.attr_dict(op.attributes)} : {op.operands[0].type}"
 
 
@@ -287,7 +297,7 @@ def _verify_extract(op: Operation) -> None:
         raise fail(op, f"expects {t.rank} indices")
 
 
-def _parse_extract(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_extract(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     ops = r.operands(syn, syn.operands, list(syn.operand_types))
     t = syn.operand_types[0]
     if not isinstance(t, RankedTensorType):
@@ -302,46 +312,143 @@ def _named(hint: str):
 _SLICE_SEGMENTS = ("source", "offsets", "sizes", "strides")
 
 OPS: dict[str, OpDef] = {
-    "tensor.empty": OpDef(
-        "tensor.empty", results=1, print=_print_empty, parse=_parse_empty, verify=_verify_empty, pure=True,
+    EMPTY: OpDef(
+        EMPTY, results=1, print=_print_empty, parse=_parse_empty, verify=_verify_empty, pure=True,
     ),
-    "tensor.dim": OpDef(
-        "tensor.dim", operands=2, results=1, print=_print_dim, colon_types=_dim_types, verify=_verify_dim,
+    DIM: OpDef(
+        DIM, operands=2, results=1, print=_print_dim, colon_types=_dim_types, verify=_verify_dim,
         result_name=_named("dim"), pure=True,
     ),
-    "tensor.extract_slice": OpDef(
-        "tensor.extract_slice", results=1, segments=_SLICE_SEGMENTS, attrs=_SLICE_ATTRS, print=_print_extract_slice, fits=_fits_slice,
+    EXTRACT_SLICE: OpDef(
+        EXTRACT_SLICE, results=1, segments=_SLICE_SEGMENTS, attrs=SLICE_ATTRS, print=_print_extract_slice, fits=_fits_slice,
         parse=_parse_slice, verify=_verify_extract_slice, result_name=_named("extracted_slice"), pure=True,
     ),
-    "tensor.insert_slice": OpDef(
-        "tensor.insert_slice", results=1, segments=("source", "dest") + _SLICE_SEGMENTS[1:], attrs=_SLICE_ATTRS, print=_print_insert_slice,
+    INSERT_SLICE: OpDef(
+        INSERT_SLICE, results=1, segments=("source", "dest") + _SLICE_SEGMENTS[1:], attrs=SLICE_ATTRS, print=_print_insert_slice,
         fits=_fits_insert, parse=_parse_slice, verify=_verify_insert_slice, result_name=_named("inserted_slice"), pure=True,
     ),
-    "tensor.pad": OpDef(
-        "tensor.pad", results=1, segments=("source", "low", "high"), attrs=_PAD_ATTRS, print=_print_pad, fits=_fits_pad,
+    PAD: OpDef(
+        PAD, results=1, segments=("source", "low", "high"), attrs=PAD_ATTRS, print=_print_pad, fits=_fits_pad,
         parse=_parse_slice, verify=_verify_pad, result_name=_named("padded"), pure=True,
     ),
-    "tensor.expand_shape": OpDef(
-        "tensor.expand_shape", attrs=("reassociation", "static_output_shape"), print=_print_expand, fits=_fits_expand,
+    EXPAND_SHAPE: OpDef(
+        EXPAND_SHAPE, attrs=("reassociation", "static_output_shape"), print=_print_expand, fits=_fits_expand,
         parse=_parse_reshape, verify=_verify_reshape, result_name=_named("expanded"), pure=True,
     ),
-    "tensor.collapse_shape": OpDef(
-        "tensor.collapse_shape", attrs=("reassociation",), print=_print_collapse, fits=_fits_reassociation,
+    COLLAPSE_SHAPE: OpDef(
+        COLLAPSE_SHAPE, attrs=("reassociation",), print=_print_collapse, fits=_fits_reassociation,
         parse=_parse_reshape, verify=_verify_reshape, result_name=_named("collapsed"), pure=True,
     ),
-    "tensor.extract": OpDef(
-        "tensor.extract", print=_print_extract, fits=lambda op: len(op.operands) >= 1, parse=_parse_extract, verify=_verify_extract,
+    EXTRACT: OpDef(
+        EXTRACT, print=_print_extract, fits=lambda op: len(op.operands) >= 1, parse=_parse_extract, verify=_verify_extract,
         result_name=_named("extracted"), pure=True,
     ),
-    "tensor.cast": cast_op("tensor.cast", result_name=_named("cast"), verify=_verify_cast, pure=True),
-    "tensor.yield": OpDef("tensor.yield", print=print_terminator, colon_types=terminator_types, terminator=True, functional_types=False),
+    CAST: cast_op(CAST, result_name=_named("cast"), verify=_verify_cast, pure=True),
+    YIELD: OpDef(YIELD, print=print_terminator, colon_types=terminator_types, terminator=True, functional_types=False),
     **{
-        f"tensor.{n}": OpDef(f"tensor.{n}", result_name=_named(hint), pure=True)
-        for n, hint in (("splat", "splat"), ("concat", "concat"), ("from_elements", "from_elements"), ("insert", "inserted"), ("reshape", "reshape"))
+        n: OpDef(n, result_name=_named(hint), pure=True)
+        for n, hint in ((SPLAT, "splat"), (CONCAT, "concat"), (FROM_ELEMENTS, "from_elements"), (INSERT, "inserted"), (RESHAPE, "reshape"))
     },
 }
 
 
 def default(name: str) -> Optional[OpDef]:
-    """Any other tensor op: free of side effects, printed generically."""
-    return OpDef(name, pure=True)
+    """Any other tensor op: free of side effects, printed generically (and
+    built by no one)."""
+    return OpDef(name, pure=True, registered=False)
+
+
+# --- builders -------------------------------------------------------------------------------------
+# Mixed lists (offsets, sizes, strides, low, high, output shapes) are Python
+# ints where known statically and index values where not:
+#     [0, %a, 4] -> static array<i64: 0, DYNAMIC_INDEX, 4> and the operands [%a].
+# Attributes are immutable values and the lowerings make the same few many
+# times: they are made once and shared (shared objects also keep their hashes).
+
+Mixed = Sequence[Union[int, Value]]
+
+
+@functools.lru_cache(maxsize=4096)
+def _i64_array(values: tuple[int, ...]) -> DenseArrayAttr:
+    return DenseArrayAttr(i64, values)
+
+
+def mixed(items: Mixed) -> tuple[DenseArrayAttr, list[Value]]:
+    """The static array and the dynamic operands of a mixed list."""
+    dynamic = [x for x in items if isinstance(x, Value)]
+    if not dynamic:
+        return _i64_array(tuple(items)), dynamic  # type: ignore[arg-type]
+    return DenseArrayAttr(i64, tuple(DYNAMIC_INDEX if isinstance(x, Value) else x for x in items)), dynamic
+
+
+@functools.lru_cache(maxsize=1024)
+def _reassociation_attr(groups: tuple[tuple[int, ...], ...]) -> ArrayAttr:
+    return ArrayAttr(tuple(ArrayAttr(tuple(IntegerAttr(i, i64) for i in g)) for g in groups))
+
+
+def reassociation(groups: Sequence[Sequence[int]]) -> ArrayAttr:
+    """`[[0, 1], [2]]`: which dims of the expanded shape form each collapsed dim."""
+    return _reassociation_attr(tuple(tuple(g) for g in groups))
+
+
+def empty(b: BuilderAPI, type: RankedTensorType, dynamic_sizes: Sequence[Value] = ()) -> Value:
+    """`tensor.empty(%sizes of the ? dims) : type`."""
+    return b.create(EMPTY, dynamic_sizes, [type]).results[0]
+
+
+def dim(b: BuilderAPI, source: Value, index_: Value) -> Value:
+    """`tensor.dim %source, %index`: the size of one dim, an index."""
+    return b.create(DIM, [source, index_], [index]).results[0]
+
+
+def cast(b: BuilderAPI, source: Value, type: Type) -> Value:
+    return b.create(CAST, [source], [type]).results[0]
+
+
+def extract(b: BuilderAPI, source: Value, indices: Sequence[Value]) -> Value:
+    """`tensor.extract %source[%i, %j]`: one element."""
+    t = source.type
+    assert isinstance(t, RankedTensorType)
+    return b.create(EXTRACT, [source, *indices], [t.element_type]).results[0]
+
+
+def _slice_parts(offsets: Mixed, sizes: Mixed, strides: Mixed) -> tuple[dict[str, Attribute], list[list[Value]]]:
+    o, od = mixed(offsets)
+    s, sd = mixed(sizes)
+    st, std = mixed(strides)
+    return {"static_offsets": o, "static_sizes": s, "static_strides": st}, [od, sd, std]
+
+
+def extract_slice(b: BuilderAPI, source: Value, offsets: Mixed, sizes: Mixed, strides: Mixed, type: RankedTensorType) -> Value:
+    """`result[i...] = source[offsets + i * strides]` for i < sizes."""
+    attrs, groups = _slice_parts(offsets, sizes, strides)
+    return build_segmented(b, EXTRACT_SLICE, [[source], *groups], [type], attrs).results[0]
+
+
+def insert_slice(b: BuilderAPI, source: Value, dest: Value, offsets: Mixed, sizes: Mixed, strides: Mixed) -> Value:
+    """dest with `dest[offsets + i * strides] = source[i...]`."""
+    attrs, groups = _slice_parts(offsets, sizes, strides)
+    return build_segmented(b, INSERT_SLICE, [[source], [dest], *groups], [dest.type], attrs).results[0]
+
+
+def pad(b: BuilderAPI, source: Value, low: Mixed, high: Mixed, type: RankedTensorType, padding: Value) -> Value:
+    """source with `low`/`high` elements of value `padding` added before and
+    after each dim (the padding value yielded by the region)."""
+    body = Block([index] * type.rank)
+    body.append(Operation(YIELD, [padding]))
+    lo_attr, lo_dyn = mixed(low)
+    hi_attr, hi_dyn = mixed(high)
+    attrs = {"static_low": lo_attr, "static_high": hi_attr}
+    return build_segmented(b, PAD, [[source], lo_dyn, hi_dyn], [type], attrs, [Region([body])]).results[0]
+
+
+def expand_shape(b: BuilderAPI, source: Value, groups: Sequence[Sequence[int]], output_shape: Mixed, type: RankedTensorType) -> Value:
+    """source with each dim split into the dims of its group."""
+    static, dynamic = mixed(output_shape)
+    attrs = {"reassociation": reassociation(groups), "static_output_shape": static}
+    return b.create(EXPAND_SHAPE, [source, *dynamic], [type], attrs).results[0]
+
+
+def collapse_shape(b: BuilderAPI, source: Value, groups: Sequence[Sequence[int]], type: RankedTensorType) -> Value:
+    """source with the dims of each group merged into one."""
+    return b.create(COLLAPSE_SHAPE, [source], [type], {"reassociation": reassociation(groups)}).results[0]

@@ -3,7 +3,7 @@ other op in torch-mlir's uniform form `op %a, %b {attrs} : A, B -> R`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import Any, Optional
 
 from ..ir.attributes import FloatAttr, IntegerAttr, StringAttr, format_float
 from ..ir.core import Operation
@@ -22,17 +22,11 @@ from ..ir.types import (
     ValueTensorType,
     torch_type,
 )
-from .base import OpDef, cast_op, fail, rest
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..parser.resolve import Resolver
-    from ..parser.syntax import OpSyntax
-    from ..printer import Printer
-
+from .base import OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, cast_op, fail, rest
 
 # --- the uniform form ----------------------------------------------------------------------------
 
-def print_uniform(p: Printer, op: Operation) -> str:
+def print_uniform(p: PrinterAPI, op: Operation) -> str:
     """torch-mlir's default form: `op %a, %b {attrs} : A, B -> R`."""
     text = op.name
     if op.operands:
@@ -50,7 +44,7 @@ def print_uniform(p: Printer, op: Operation) -> str:
     return text
 
 
-def _print_functional(p: Printer, op: Operation) -> str:
+def _print_functional(p: PrinterAPI, op: Operation) -> str:
     """`op %a, %b : (A, B) -> R`."""
     fn = FunctionType(tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
     return f"{op.name} {p.values(op.operands)}{p.attr_dict(op.attributes)} : {fn}"
@@ -60,7 +54,7 @@ def _no_regions(op: Operation) -> bool:
     return not op.regions
 
 
-def uniform_types(r: Resolver, syn: OpSyntax, lhs: list[Type]) -> tuple[list[Type], list[Type]]:
+def uniform_types(r: ResolverAPI, syn: OpSyntaxAPI, lhs: list[Type]) -> tuple[list[Type], list[Type]]:
     """`op %a : A` without `->`: only for ops without results or operands."""
     if sum(count for _, count, _ in syn.results) == 0 or not syn.operands:
         return r.uniform_types(syn, lhs)
@@ -74,7 +68,7 @@ def uniform(name: str, **fields) -> OpDef:
 
 # --- constants ------------------------------------------------------------------------------------
 
-def _print_constant(p: Printer, op: Operation) -> str:
+def _print_constant(p: PrinterAPI, op: Operation) -> str:
     value = op.attributes.get("value")
     others = rest(op, "value")
     if value is None:
@@ -118,7 +112,7 @@ def _constant_name(op: Operation) -> str:
 def _constant(kind: str, t: Type) -> OpDef:
     name = f"torch.constant.{kind}"
 
-    def parse(r: Resolver, syn: OpSyntax) -> Operation:
+    def parse(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
         return Operation(syn.name, [], [t], syn.attributes)
 
     return OpDef(name, print=_print_constant, parse=parse, result_name=_constant_name, pure=True)
@@ -142,32 +136,32 @@ def _verify_literal(op: Operation) -> None:
         raise fail(op, f"inferred type(s) '{inferred}' are incompatible with return type(s) of operation '{op.results[0].type}'")
 
 
-def _print_literal(p: Printer, op: Operation) -> str:
+def _print_literal(p: PrinterAPI, op: Operation) -> str:
     return f"torch.vtensor.literal({p.attr(op.attributes['value'])}){p.attr_dict(rest(op, 'value'))} : {op.results[0].type}"
 
 
-def _print_symbolic_int(p: Printer, op: Operation) -> str:
+def _print_symbolic_int(p: PrinterAPI, op: Operation) -> str:
     return f"torch.symbolic_int {op.attributes['symbol_name']}{p.attr_dict(rest(op, 'symbol_name'))} : {op.results[0].type}"
 
 
-def _parse_typed(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_typed(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     """Ops whose rule gives the result types and attributes (no operands)."""
     return Operation(syn.name, [], syn.result_types or [], syn.attributes)
 
 
-def _print_bind_shape(p: Printer, op: Operation) -> str:
+def _print_bind_shape(p: PrinterAPI, op: Operation) -> str:
     shape = op.attributes["shape_expressions"]
     src = op.operands[0]
     return f"torch.bind_symbolic_shape {p.value(src)}, [{p.values(op.operands[1:])}], {shape}{p.attr_dict(rest(op, 'shape_expressions'))} : {src.type}"
 
 
-def _parse_bind_shape(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_bind_shape(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     types: list[Optional[Type]] = [syn.operand_types[0], *[torch_type("int")] * (len(syn.operands) - 1)]
     ops = r.operands(syn, syn.operands, types)
     return Operation(syn.name, ops, [], syn.attributes)
 
 
-def _print_operator(p: Printer, op: Operation) -> str:
+def _print_operator(p: PrinterAPI, op: Operation) -> str:
     fn = FunctionType(tuple(v.type for v in op.operands), tuple(r.type for r in op.results))
     text = f"torch.operator {op.attributes['name']}({p.values(op.operands)}){p.attr_dict(rest(op, 'name'))} : {fn}"
     if op.regions:
@@ -175,7 +169,7 @@ def _print_operator(p: Printer, op: Operation) -> str:
     return text
 
 
-def _parse_operator(r: Resolver, syn: OpSyntax) -> Operation:
+def _parse_operator(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     ops = r.operands(syn, syn.operands, list(syn.operand_types))
     return Operation(syn.name, ops, syn.result_types or [], syn.attributes, r.regions(syn))
 
@@ -184,27 +178,74 @@ def _has_result(op: Operation) -> bool:
     return len(op.results) >= 1
 
 
+# --- the op names and operands convopt builds and matches ---------------------------------------
+
+CONVOLUTION_BACKWARD = "torch.aten.convolution_backward"
+CONVOLUTION = "torch.aten.convolution"
+SLICE_TENSOR = "torch.aten.slice.Tensor"
+PERMUTE = "torch.aten.permute"
+UNFLATTEN = "torch.aten.unflatten.int"
+FLATTEN = "torch.aten.flatten.using_ints"
+SUM_DIM = "torch.aten.sum.dim_IntList"
+SIZE_INT = "torch.aten.size.int"
+ZEROS = "torch.aten.zeros"
+LIST_CONSTRUCT = "torch.prim.ListConstruct"
+TUPLE_CONSTRUCT = "torch.prim.TupleConstruct"
+STATIC_INFO_CAST = "torch.tensor_static_info_cast"
+DEREFINE = "torch.derefine"
+CONSTANT_INT = "torch.constant.int"
+CONSTANT_FLOAT = "torch.constant.float"
+CONSTANT_BOOL = "torch.constant.bool"
+CONSTANT_NONE = "torch.constant.none"
+CONSTANT_STR = "torch.constant.str"
+CONSTANT_DEVICE = "torch.constant.device"
+LITERAL = "torch.vtensor.literal"
+SYMBOLIC_INT = "torch.symbolic_int"
+BIND_SYMBOLIC_SHAPE = "torch.bind_symbolic_shape"
+OPERATOR = "torch.operator"
+
+_CONV_ARGS = ("stride", "padding", "dilation", "transposed", "output_padding", "groups")
+_ATEN = {
+    CONVOLUTION_BACKWARD: ("grad_output", "input", "weight", "bias_sizes", *_CONV_ARGS, "output_mask"),
+    CONVOLUTION: ("input", "weight", "bias", *_CONV_ARGS),
+    SLICE_TENSOR: ("self", "dim", "start", "end", "step"),
+    PERMUTE: ("self", "dims"),
+    UNFLATTEN: ("self", "dim", "sizes"),
+    FLATTEN: ("self", "start_dim", "end_dim"),
+    SUM_DIM: ("self", "dim", "keepdim", "dtype"),
+    ZEROS: ("size", "dtype", "layout", "device", "pin_memory"),
+}
+"""The aten ops convopt builds or lowers, with their operands' names
+(torch's signatures): `OPS[SLICE_TENSOR].args(op).step`."""
+
 OPS: dict[str, OpDef] = {
     **{d.name: d for d in (_constant(k, t) for k, t in (
         ("int", TORCH_INT), ("float", TORCH_FLOAT), ("bool", TORCH_BOOL), ("none", TORCH_NONE), ("str", TORCH_STR), ("device", TORCH_DEVICE),
     ))},
-    "torch.vtensor.literal": OpDef(
-        "torch.vtensor.literal", attrs=("value",), print=_print_literal, fits=_has_result, parse=_parse_typed, verify=_verify_literal, pure=True,
+    LITERAL: OpDef(
+        LITERAL, attrs=("value",), print=_print_literal, fits=_has_result, parse=_parse_typed, verify=_verify_literal, pure=True,
     ),
-    "torch.symbolic_int": OpDef("torch.symbolic_int", attrs=("symbol_name",), print=_print_symbolic_int, fits=_has_result, parse=_parse_typed),
-    "torch.bind_symbolic_shape": OpDef(
-        "torch.bind_symbolic_shape", attrs=("shape_expressions",), print=_print_bind_shape, fits=lambda op: len(op.operands) >= 1,
+    SYMBOLIC_INT: OpDef(SYMBOLIC_INT, attrs=("symbol_name",), print=_print_symbolic_int, fits=_has_result, parse=_parse_typed),
+    BIND_SYMBOLIC_SHAPE: OpDef(
+        BIND_SYMBOLIC_SHAPE, attrs=("shape_expressions",), print=_print_bind_shape, fits=lambda op: len(op.operands) >= 1,
         parse=_parse_bind_shape, inline_maps=True,
     ),
-    "torch.operator": OpDef("torch.operator", attrs=("name",), print=_print_operator, parse=_parse_operator),
-    "torch.prim.ListConstruct": uniform("torch.prim.ListConstruct", results=1, print=_print_functional, pure=True),
-    "torch.prim.TupleConstruct": uniform("torch.prim.TupleConstruct", print=_print_functional),
-    "torch.aten.size.int": uniform("torch.aten.size.int", pure=True),
-    "torch.tensor_static_info_cast": cast_op("torch.tensor_static_info_cast", colon_types=uniform_types, pure=True),
-    "torch.derefine": cast_op("torch.derefine", colon_types=uniform_types),
+    OPERATOR: OpDef(OPERATOR, attrs=("name",), print=_print_operator, parse=_parse_operator),
+    LIST_CONSTRUCT: uniform(LIST_CONSTRUCT, results=1, print=_print_functional, pure=True),
+    TUPLE_CONSTRUCT: uniform(TUPLE_CONSTRUCT, print=_print_functional),
+    SIZE_INT: uniform(SIZE_INT, operand_names=("self", "dim"), pure=True),
+    STATIC_INFO_CAST: cast_op(STATIC_INFO_CAST, colon_types=uniform_types, operand_names=("operand",), pure=True),
+    DEREFINE: cast_op(DEREFINE, colon_types=uniform_types),
+    **{name: uniform(name, operand_names=args) for name, args in _ATEN.items()},
 }
 
 
+def args(op: Operation) -> Any:
+    """op's operands by name (`args(op).step` of an aten.slice.Tensor), for
+    the ops that list them (their torch signature)."""
+    return OPS[op.name].args(op)
+
+
 def default(name: str) -> OpDef:
-    """Every other torch op, in the uniform form."""
-    return uniform(name, pure=name.startswith("torch.constant."))
+    """Every other torch op, in the uniform form (built by no one)."""
+    return uniform(name, pure=name.startswith("torch.constant."), registered=False)

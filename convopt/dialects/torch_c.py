@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from ..ir.core import Operation
-from ..ir.types import ValueTensorType, builtin_tensor_type
-from .base import OpDef, fail
+from ..ir.core import Operation, Value
+from ..ir.types import Type, ValueTensorType, builtin_tensor_type
+from .base import BuilderAPI, OpDef, fail
 from .torch import uniform
+
+TO_BUILTIN_TENSOR = "torch_c.to_builtin_tensor"
+FROM_BUILTIN_TENSOR = "torch_c.from_builtin_tensor"
 
 
 def _verify_to_builtin(op: Operation) -> None:
@@ -21,11 +24,21 @@ def _verify_from_builtin(op: Operation) -> None:
 
 
 OPS = {
-    "torch_c.to_builtin_tensor": uniform("torch_c.to_builtin_tensor", operands=1, results=1, verify=_verify_to_builtin, pure=True),
-    "torch_c.from_builtin_tensor": uniform("torch_c.from_builtin_tensor", operands=1, results=1, verify=_verify_from_builtin, pure=True),
+    TO_BUILTIN_TENSOR: uniform(TO_BUILTIN_TENSOR, operands=1, results=1, verify=_verify_to_builtin, pure=True),
+    FROM_BUILTIN_TENSOR: uniform(FROM_BUILTIN_TENSOR, operands=1, results=1, verify=_verify_from_builtin, pure=True),
 }
 
 
 def default(name: str) -> OpDef:
     """Every other torch_c op, in the uniform form."""
-    return uniform(name, pure=True)
+    return uniform(name, pure=True, registered=False)
+
+
+def to_builtin(b: BuilderAPI, v: Value, type: Type) -> Value:
+    """The !torch.vtensor v as the builtin tensor `type`."""
+    return b.create(TO_BUILTIN_TENSOR, [v], [type]).results[0]
+
+
+def from_builtin(b: BuilderAPI, v: Value, type: ValueTensorType) -> Value:
+    """The builtin tensor v as the !torch.vtensor `type`."""
+    return b.create(FROM_BUILTIN_TENSOR, [v], [type]).results[0]

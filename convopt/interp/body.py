@@ -17,6 +17,7 @@ from typing import Any, Optional
 
 import numpy as np
 
+from ..dialects import arith, linalg, tensor
 from ..ir.affine import AffineBinary, AffineConst, AffineDim, AffineExpr, AffineMap
 from ..ir.attributes import IntegerAttr
 from ..ir.core import Block, Operation, Value
@@ -151,7 +152,7 @@ class Body:
         self.block = block
         self.outer = outer
         self.terminator = block.ops[-1] if block.ops else None
-        if self.terminator is None or self.terminator.name not in ("linalg.yield", "tensor.yield"):
+        if self.terminator is None or self.terminator.name not in (linalg.YIELD, tensor.YIELD):
             raise InterpError("region does not end with a yield", block.parent_op)
 
     def value(self, env: dict[int, Labeled], v: Value) -> Labeled:
@@ -184,19 +185,19 @@ class Body:
             result = np.asarray(evaluate(op, arrays)).astype(np_dtype(op.results[0].type), copy=False)
             shape = np.broadcast_shapes(*[a.shape for a in arrays])
             env[id(op.results[0])] = Labeled(result if result.shape == shape else np.broadcast_to(result, shape), dims)
-        elif name == "arith.constant":
+        elif name == arith.CONSTANT:
             value = attr(op, "value")
             assert value is not None
             env[id(op.results[0])] = scalar(constant_value(value, op.results[0].type))
-        elif name == "linalg.index":
+        elif name == linalg.INDEX:
             dim = attr(op, "dim")
             if not isinstance(dim, IntegerAttr) or dim.value not in indices:
-                raise InterpError(f"'linalg.index' of a dim the op does not have ({dim})", op)
+                raise InterpError(f"'{op.name}' of a dim the op does not have ({dim})", op)
             env[id(op.results[0])] = indices[dim.value]
-        elif name == "tensor.extract":
+        elif name == tensor.EXTRACT:
             src = self.value(env, op.operands[0])
             if src.dims:
-                raise InterpError("'tensor.extract' from a tensor computed per loop point is not supported", op)
-            env[id(op.results[0])] = take(src.arr, [self.value(env, v) for v in op.operands[1:]], op, "'tensor.extract'")
+                raise InterpError(f"'{op.name}' from a tensor computed per loop point is not supported", op)
+            env[id(op.results[0])] = take(src.arr, [self.value(env, v) for v in op.operands[1:]], op, f"'{op.name}'")
         else:
             raise InterpError(f"the interpreter does not support '{name}' in a region body", op)

@@ -19,6 +19,7 @@ from typing import Any, Optional
 import numpy as np
 
 from ..diagnostics import ConvoptError, Diagnostic, position_of
+from ..dialects import func, torch_c
 from ..ir.attributes import Attribute, StringAttr, SymbolRefAttr, TypeAttr
 from ..ir.core import Block, Operation, Value
 from ..ir.types import FunctionType
@@ -70,7 +71,7 @@ class Interpreter:
         self.module = module
         self.functions: dict[str, Operation] = {}
         for op in module.walk():
-            if op.name == "func.func":
+            if op.name == func.FUNC:
                 sym = attr(op, "sym_name")
                 if isinstance(sym, StringAttr):
                     self.functions.setdefault(sym.value, op)
@@ -130,10 +131,10 @@ class Interpreter:
     def run_block(self, block: Block, env: dict[int, Any]) -> list:
         """Execute the ops of a function body; the values its `func.return` returns."""
         for op in block.ops:
-            if op.name == "func.return":
+            if op.name == func.RETURN:
                 return [self.lookup(env, v, op) for v in op.operands]
             self.execute(op, env)
-        raise InterpError("function body does not end with 'func.return'", block.parent_op)
+        raise InterpError(f"function body does not end with '{func.RETURN}'", block.parent_op)
 
     # -- ops ----------------------------------------------------------------------------------
     def lookup(self, env: dict[int, Any], v: Value, op: Operation) -> Any:
@@ -184,11 +185,11 @@ def callee(op: Operation) -> str:
     return ref.root
 
 
-@handler("func.call")
+@handler(func.CALL)
 def _call(interp: Interpreter, op: Operation, args: list) -> list:
     return interp.call(callee(op), args, op)
 
 
-@handler("torch_c.to_builtin_tensor", "torch_c.from_builtin_tensor")
+@handler(torch_c.TO_BUILTIN_TENSOR, torch_c.FROM_BUILTIN_TENSOR)
 def _identity(interp: Interpreter, op: Operation, args: list) -> list:
     return [args[0]]

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 from collections.abc import Sequence
 from typing import Optional
 
 import numpy as np
 
-from ..ir.affine import AffineConst, AffineDim, AffineExpr, AffineMap, d
+from ..dialects import arith, linalg
+from ..ir.affine import AffineConst, AffineDim, AffineMap
 from ..ir.attributes import AffineMapAttr, ArrayAttr, DenseArrayAttr, OpaqueAttr, StringAttr
 from ..ir.core import Block, Operation, Value
 from .body import Body, Labeled, align, broadcast, eval_expr, gather, loop_indices
@@ -38,10 +38,10 @@ from .scalar import SCALAR
 from .values import int_list
 
 REDUCERS = {
-    "arith.addf": np.add, "arith.mulf": np.multiply, "arith.maximumf": np.maximum, "arith.minimumf": np.minimum,
-    "arith.maxnumf": np.fmax, "arith.minnumf": np.fmin,
-    "arith.addi": np.add, "arith.muli": np.multiply, "arith.maxsi": np.maximum, "arith.minsi": np.minimum,
-    "arith.andi": np.bitwise_and, "arith.ori": np.bitwise_or, "arith.xori": np.bitwise_xor,
+    arith.ADDF: np.add, arith.MULF: np.multiply, arith.MAXIMUMF: np.maximum, arith.MINIMUMF: np.minimum,
+    arith.MAXNUMF: np.fmax, arith.MINNUMF: np.fmin,
+    arith.ADDI: np.add, arith.MULI: np.multiply, arith.MAXSI: np.maximum, arith.MINSI: np.minimum,
+    arith.ANDI: np.bitwise_and, arith.ORI: np.bitwise_or, arith.XORI: np.bitwise_xor,
 }
 """Body ops that, as `out = op(out, e)`, are a numpy reduction of e."""
 
@@ -155,7 +155,7 @@ def _reductions(block: Block, n_in: int, dtypes: Sequence[np.dtype]) -> Optional
             return None
         e = b if a is out else a
         mul = e.owner
-        fusable = op.name == "arith.addf" and mul is not None and mul.name == "arith.mulf" and mul.parent is block and len(e.uses) == 1 and dtype in _EINSUM
+        fusable = op.name == arith.ADDF and mul is not None and mul.name == arith.MULF and mul.parent is block and len(e.uses) == 1 and dtype in _EINSUM
         plan[j] = Reduction(op, e, mul if fusable else None)
     return plan
 
@@ -171,7 +171,7 @@ def reduce_into(name: str, acc: Labeled, e: Labeled | tuple[Labeled, Labeled], r
     combine = SCALAR[name]
     if isinstance(e, tuple):
         a, b = e
-        if dtype in _EINSUM and name == "arith.addf":
+        if dtype in _EINSUM and name == arith.ADDF:
             labels = sorted((set(a.dims) | set(b.dims)) - set(red))
             summed = np.einsum(a.arr, list(a.dims), b.arr, list(b.dims), labels, optimize=a.arr.size * b.arr.size > 1 << 16)
             absent = [extents[r] for r in red if r not in a.dims and r not in b.dims]
@@ -181,7 +181,7 @@ def reduce_into(name: str, acc: Labeled, e: Labeled | tuple[Labeled, Labeled], r
             (x, y), dims = align([acc, e])
             return Labeled(np.asarray(combine(None, x, y)).astype(dtype), dims)
         (x, y), dims = align([a, b])
-        e = Labeled(np.asarray(SCALAR["arith.muli" if dtype.kind in "iu" else "arith.mulf"](None, x, y)).astype(dtype), dims)
+        e = Labeled(np.asarray(SCALAR[arith.MULI if dtype.kind in "iu" else arith.MULF](None, x, y)).astype(dtype), dims)
     full = tuple(sorted(set(e.dims) | set(red)))
     arr = broadcast(e, full, extents)
     axes = tuple(full.index(r) for r in red)
@@ -197,7 +197,7 @@ def reduce_into(name: str, acc: Labeled, e: Labeled | tuple[Labeled, Labeled], r
     return acc
 
 
-@handler("linalg.generic")
+@handler(linalg.GENERIC)
 def _generic(interp: Interpreter, op: Operation, args: list) -> list:
     ins, outs = _outputs(op, args)
     maps = _maps(op)
@@ -206,7 +206,7 @@ def _generic(interp: Interpreter, op: Operation, args: list) -> list:
     if any(n == 0 for n in extents.values()):
         return [o.copy() for o in outs]
     if not op.regions or len(op.regions[0].blocks) != 1:
-        raise InterpError("'linalg.generic' needs a body of one block", op)
+        raise InterpError(f"'{op.name}' needs a body of one block", op)
     block = op.regions[0].blocks[0]
     body = Body(block, lambda v: interp.outer_value(v, op))
     parallel = [i for i, t in enumerate(iterators) if t == "parallel"]
@@ -258,13 +258,13 @@ def _looped(op: Operation, body: Body, ins: list, outs: list, maps: list[AffineM
 
 # --- named ops ------------------------------------------------------------------------------------
 
-@handler("linalg.fill")
+@handler(linalg.FILL)
 def _fill(interp: Interpreter, op: Operation, args: list) -> list:
     ins, outs = _outputs(op, args)
     return [np.full(np.shape(o), np.asarray(ins[0]).astype(o.dtype)) for o in outs]
 
 
-@handler("linalg.copy")
+@handler(linalg.COPY)
 def _copy(interp: Interpreter, op: Operation, args: list) -> list:
     ins, outs = _outputs(op, args)
     _same_shape(op, np.shape(ins[0]), np.shape(outs[0]))
@@ -276,18 +276,18 @@ def _same_shape(op: Operation, got: tuple, want: tuple) -> None:
         raise InterpError(f"'{op.name}' computes shape {got} into an output of shape {want}", op)
 
 
-@handler("linalg.transpose")
+@handler(linalg.TRANSPOSE)
 def _transpose(interp: Interpreter, op: Operation, args: list) -> list:
     ins, outs = _outputs(op, args)
     perm = int_list(attr(op, "permutation"))
     if sorted(perm) != list(range(np.ndim(ins[0]))):
-        raise InterpError(f"'linalg.transpose': {perm} is not a permutation of the input's dims", op)
+        raise InterpError(f"'{op.name}': {perm} is not a permutation of the input's dims", op)
     result = np.transpose(ins[0], perm)
     _same_shape(op, result.shape, np.shape(outs[0]))
     return [np.array(result)]
 
 
-@handler("linalg.broadcast")
+@handler(linalg.BROADCAST)
 def _broadcast(interp: Interpreter, op: Operation, args: list) -> list:
     ins, outs = _outputs(op, args)
     added = int_list(attr(op, "dimensions"))
@@ -297,89 +297,11 @@ def _broadcast(interp: Interpreter, op: Operation, args: list) -> list:
     return [np.array(np.broadcast_to(np.expand_dims(ins[0], added), shape))]
 
 
-def _contraction_maps(letters_in: Sequence[str], letters_out: str, exprs: Optional[dict[str, list[AffineExpr]]] = None) -> list[AffineMap]:
-    """Maps of a contraction named by index letters: `mk,kn->mn` (loop dims
-    in order of first appearance, output letters first)."""
-    loops: list[str] = []
-    for ch in letters_out + "".join(letters_in):
-        if ch not in loops:
-            loops.append(ch)
-    n = len(loops)
-    return [AffineMap.from_exprs(n, [d(loops.index(ch)) for ch in s]) for s in [*letters_in, letters_out]]
-
-
-_MATMULS = {
-    "linalg.matmul": ("mk", "kn", "mn"),
-    "linalg.matmul_transpose_a": ("km", "kn", "mn"),
-    "linalg.matmul_transpose_b": ("mk", "nk", "mn"),
-    "linalg.batch_matmul": ("bmk", "bkn", "bmn"),
-    "linalg.batch_matmul_transpose_a": ("bkm", "bkn", "bmn"),
-    "linalg.batch_matmul_transpose_b": ("bmk", "bnk", "bmn"),
-    "linalg.matvec": ("mk", "k", "m"),
-    "linalg.vecmat": ("k", "kn", "n"),
-    "linalg.batch_matvec": ("bmk", "bk", "bm"),
-    "linalg.dot": ("k", "k", ""),
-    "linalg.mmt4d": ("mkpr", "nkqr", "mnpq"),  # C[m, n, m0, n0] += A[m, k, m0, k0] * B[n, k, n0, k0]
-}
-"""C[out] += A[lhs] * B[rhs], by index letters."""
-
-_CONV = re.compile(r"linalg\.(depthwise_)?conv_([123])d(?:_([a-z]+)_([a-z]+))?")
-_SPATIAL = "dhw"
-
-
-def conv_maps(op: Operation) -> Optional[list[AffineMap]]:
-    """Maps of `linalg.[depthwise_]conv_Nd[_IN_W]` from its layout letters:
-    n, g, c, f, m by role and d/h/w spatial (the output is IN with c -> f for
-    a convolution; IN, plus m if W has it, for a depthwise one):
-
-        O[n, f, o...] += I[n, c, o*stride + k*dilation ...] * W[f, c, k...]
-    """
-    m = _CONV.fullmatch(op.name)
-    if m is None:
-        return None
-    depthwise, nd = bool(m.group(1)), int(m.group(2))
-    spatial = _SPATIAL[-nd:]
-    lin = m.group(3) or spatial
-    lw = m.group(4) or spatial
-    if depthwise:
-        lout = lin + ("m" if "m" in lw else "")
-    else:
-        lout = lin.replace("c", "f")
-    strides = int_list(attr(op, "strides")) or [1] * nd
-    dilations = int_list(attr(op, "dilations")) or [1] * nd
-    if len(strides) != nd or len(dilations) != nd or sorted(set(lin) & set(_SPATIAL)) != sorted(spatial):
-        raise InterpError(f"'{op.name}': strides/dilations or layout do not fit {nd} spatial dims", op)
-    loops = [("o" + ch if ch in _SPATIAL else ch) for ch in lout]
-    loops += [ch for ch in lw if ch not in _SPATIAL and ch not in lout]
-    loops += ["k" + ch for ch in spatial]
-    dim = {name: d(i) for i, name in enumerate(loops)}
-
-    def access(letters: str, spatial_of) -> list[AffineExpr]:
-        return [spatial_of(ch) if ch in _SPATIAL else dim[ch] for ch in letters]
-
-    n = len(loops)
-    s_of = {ch: (strides[i], dilations[i]) for i, ch in enumerate(spatial)}
-    return [
-        AffineMap.from_exprs(n, access(lin, lambda ch: dim["o" + ch] * s_of[ch][0] + dim["k" + ch] * s_of[ch][1])),
-        AffineMap.from_exprs(n, access(lw, lambda ch: dim["k" + ch])),
-        AffineMap.from_exprs(n, access(lout, lambda ch: dim["o" + ch])),
-    ]
-
-
-def named_maps(op: Operation) -> Optional[list[AffineMap]]:
-    """The maps of a named contraction (an explicit `indexing_maps` wins)."""
-    if isinstance(attr(op, "indexing_maps"), ArrayAttr):
-        return _maps(op)
-    if op.name in _MATMULS:
-        return _contraction_maps(_MATMULS[op.name][:2], _MATMULS[op.name][2])
-    return conv_maps(op)
-
-
 def _named_contraction(interp: Interpreter, op: Operation, args: list) -> list:
     """out += cast(lhs) * cast(rhs) over the reduction dims, with the inputs
     converted to the output's element type first (linalg's named-op rule)."""
     ins, outs = _outputs(op, args)
-    maps = named_maps(op)
+    maps = linalg.indexing_maps(op)
     assert maps is not None
     if len(ins) != 2 or len(outs) != 1:
         raise InterpError(f"'{op.name}' expects two inputs and one output", op)
@@ -395,20 +317,13 @@ def _named_contraction(interp: Interpreter, op: Operation, args: list) -> list:
     indices = loop_indices(extents)
     a, b = (gather(np.asarray(v).astype(dtype), m, indices, op, f"input #{j} of '{op.name}'") for j, (v, m) in enumerate(zip(ins, maps)))
     acc = gather(out, maps[2], indices, op, f"output of '{op.name}'")
-    value = reduce_into("arith.addf" if dtype.kind not in "iu" else "arith.addi", acc, (a, b), reduction, extents, dtype)
+    value = reduce_into(arith.ADDF if dtype.kind not in "iu" else arith.ADDI, acc, (a, b), reduction, extents, dtype)
     new = out.copy()
     scatter(new, maps[2], indices, value, extents, op, f"output of '{op.name}'")
     return [new]
 
 
-_CONV_LAYOUTS = ["", "_ncw_fcw", "_nwc_wcf", "_nchw_fchw", "_nhwc_hwcf", "_nhwc_fhwc", "_ngchw_gfchw", "_ngchw_fgchw", "_nhwgc_gfhwc", "_ncdhw_fcdhw", "_ndhwc_dhwcf"]
-_DEPTHWISE_LAYOUTS = ["_ncw_cw", "_nwc_wc", "_nwc_wcm", "_nchw_chw", "_nhwc_hwc", "_nhwc_hwcm", "_ncdhw_cdhw", "_ndhwc_dhwc", "_ndhwc_dhwcm"]
-
-handler(*_MATMULS)(_named_contraction)
-for _nd in (1, 2, 3):
-    _fits = [lay for lay in _CONV_LAYOUTS + _DEPTHWISE_LAYOUTS if set(lay) & set(_SPATIAL) in (set(), set(_SPATIAL[-_nd:]))]
-    handler(*[f"linalg.conv_{_nd}d{lay}" for lay in _fits if lay in _CONV_LAYOUTS])(_named_contraction)
-    handler(*[f"linalg.depthwise_conv_{_nd}d{lay}" for lay in _fits if lay in _DEPTHWISE_LAYOUTS])(_named_contraction)
+handler(*linalg.MATMULS, *sorted(linalg.CONVS))(_named_contraction)
 
 
 # --- linalg.pack, linalg.unpack ------------------------------------------------------------------
@@ -442,7 +357,7 @@ def _split_axes(shape: Sequence[int], inner: list[int], tiles: list[int]) -> tup
     return split, outer_axis, [tile_axis[i] for i in inner]
 
 
-@handler("linalg.pack")
+@handler(linalg.PACK)
 def _pack(interp: Interpreter, op: Operation, args: list) -> list:
     src, dest = np.asarray(args[0]), args[1]
     seg = op.properties.get("operandSegmentSizes") if op.properties else None
@@ -453,7 +368,7 @@ def _pack(interp: Interpreter, op: Operation, args: list) -> list:
         padded[i] = -(-padded[i] // t) * t
     if padded != list(src.shape):
         if not has_pad:
-            raise InterpError("'linalg.pack': the tiles do not divide the source and there is no padding_value", op)
+            raise InterpError(f"'{op.name}': the tiles do not divide the source and there is no padding_value", op)
         src = np.pad(src, [(0, p - s) for p, s in zip(padded, src.shape)], constant_values=np.asarray(args[2]).item())
     split, outer_axis, tile_axis = _split_axes(padded, inner, tiles)
     result = np.transpose(src.reshape(split), [outer_axis[p] for p in perm] + tile_axis)
@@ -461,7 +376,7 @@ def _pack(interp: Interpreter, op: Operation, args: list) -> list:
     return [np.array(result).astype(np.asarray(dest).dtype)]
 
 
-@handler("linalg.unpack")
+@handler(linalg.UNPACK)
 def _unpack(interp: Interpreter, op: Operation, args: list) -> list:
     src, dest = np.asarray(args[0]), args[1]
     shape = list(np.shape(dest))

@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..dialects import arith
 from ..dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES
 from ..ir.attributes import IntegerAttr
 from ..ir.core import Operation
@@ -105,54 +106,54 @@ def _round_half_away(x):
 _erf = np.frompyfunc(math.erf, 1, 1)
 
 SCALAR.update({
-    "arith.addf": _float(np.add),
-    "arith.subf": _float(np.subtract),
-    "arith.mulf": _float(np.multiply),
-    "arith.divf": _float(np.divide),
-    "arith.remf": _float(np.fmod),
-    "arith.negf": _float(np.negative),
-    "arith.maximumf": _float(np.maximum),
-    "arith.minimumf": _float(np.minimum),
-    "arith.maxnumf": _float(np.fmax),
-    "arith.minnumf": _float(np.fmin),
-    "math.absf": _float(np.abs),
-    "math.sqrt": _float(np.sqrt),
-    "math.rsqrt": _float(lambda x: 1 / np.sqrt(x)),
-    "math.exp": _float(np.exp),
-    "math.exp2": _float(np.exp2),
-    "math.log": _float(np.log),
-    "math.log2": _float(np.log2),
-    "math.tanh": _float(np.tanh),
-    "math.sin": _float(np.sin),
-    "math.cos": _float(np.cos),
-    "math.ceil": _float(np.ceil),
-    "math.floor": _float(np.floor),
-    "math.round": _float(_round_half_away),
-    "math.roundeven": _float(np.rint),
-    "math.trunc": _float(np.trunc),
-    "math.powf": _float(np.power),
-    "math.fma": _float(lambda a, b, c: a * b + c),
-    "math.erf": _float(lambda x: np.asarray(_erf(x), dtype=x.dtype)),
-    "arith.addi": _int(np.add),
-    "arith.subi": _int(np.subtract),
-    "arith.muli": _int(np.multiply),
-    "arith.divsi": _int(_divsi),
-    "arith.ceildivsi": _int(_ceildivsi),
-    "arith.floordivsi": _int(_floordivsi),
-    "arith.remsi": _int(_remsi),
-    "arith.divui": _int(_divui, True),
-    "arith.remui": _int(_remui, True),
-    "arith.maxsi": _int(np.maximum),
-    "arith.minsi": _int(np.minimum),
-    "arith.maxui": _int(np.maximum, True),
-    "arith.minui": _int(np.minimum, True),
-    "arith.andi": _int(np.bitwise_and),
-    "arith.ori": _int(np.bitwise_or),
-    "arith.xori": _int(np.bitwise_xor),
-    "arith.shli": _int(np.left_shift),
-    "arith.shrsi": _int(np.right_shift),
-    "arith.shrui": _int(np.right_shift, True),
-    "math.absi": _int(np.abs),
+    arith.ADDF: _float(np.add),
+    arith.SUBF: _float(np.subtract),
+    arith.MULF: _float(np.multiply),
+    arith.DIVF: _float(np.divide),
+    arith.REMF: _float(np.fmod),
+    arith.NEGF: _float(np.negative),
+    arith.MAXIMUMF: _float(np.maximum),
+    arith.MINIMUMF: _float(np.minimum),
+    arith.MAXNUMF: _float(np.fmax),
+    arith.MINNUMF: _float(np.fmin),
+    arith.ABSF: _float(np.abs),
+    arith.SQRT: _float(np.sqrt),
+    arith.RSQRT: _float(lambda x: 1 / np.sqrt(x)),
+    arith.EXP: _float(np.exp),
+    arith.EXP2: _float(np.exp2),
+    arith.LOG: _float(np.log),
+    arith.LOG2: _float(np.log2),
+    arith.TANH: _float(np.tanh),
+    arith.SIN: _float(np.sin),
+    arith.COS: _float(np.cos),
+    arith.CEIL: _float(np.ceil),
+    arith.FLOOR: _float(np.floor),
+    arith.ROUND: _float(_round_half_away),
+    arith.ROUNDEVEN: _float(np.rint),
+    arith.TRUNC: _float(np.trunc),
+    arith.POWF: _float(np.power),
+    arith.FMA: _float(lambda a, b, c: a * b + c),
+    arith.ERF: _float(lambda x: np.asarray(_erf(x), dtype=x.dtype)),
+    arith.ADDI: _int(np.add),
+    arith.SUBI: _int(np.subtract),
+    arith.MULI: _int(np.multiply),
+    arith.DIVSI: _int(_divsi),
+    arith.CEILDIVSI: _int(_ceildivsi),
+    arith.FLOORDIVSI: _int(_floordivsi),
+    arith.REMSI: _int(_remsi),
+    arith.DIVUI: _int(_divui, True),
+    arith.REMUI: _int(_remui, True),
+    arith.MAXSI: _int(np.maximum),
+    arith.MINSI: _int(np.minimum),
+    arith.MAXUI: _int(np.maximum, True),
+    arith.MINUI: _int(np.minimum, True),
+    arith.ANDI: _int(np.bitwise_and),
+    arith.ORI: _int(np.bitwise_or),
+    arith.XORI: _int(np.bitwise_xor),
+    arith.SHLI: _int(np.left_shift),
+    arith.SHRSI: _int(np.right_shift),
+    arith.SHRUI: _int(np.right_shift, True),
+    arith.ABSI: _int(np.abs),
 })
 
 
@@ -197,7 +198,7 @@ def _select(op: Operation, c, a, b):
     return np.where(np.asarray(c, dtype=np.bool_), a, b)
 
 
-SCALAR.update({"arith.cmpi": _cmpi, "arith.cmpf": _cmpf, "arith.select": _select})
+SCALAR.update({arith.CMPI: _cmpi, arith.CMPF: _cmpf, arith.SELECT: _select})
 
 
 # --- casts ----------------------------------------------------------------------------------------
@@ -210,7 +211,7 @@ def _convert(op: Operation, x):
     """extf, truncf, sitofp, fptosi, extsi, trunci, index_cast: a numpy conversion
     (an i1 extended as signed is 0 or -1)."""
     x = np.asarray(x)
-    if x.dtype == np.bool_ and op.name in ("arith.extsi", "arith.sitofp", "arith.index_cast"):
+    if x.dtype == np.bool_ and op.name in (arith.EXTSI, arith.SITOFP, arith.INDEX_CAST):
         x = -x.astype(np.int8)
     return x.astype(_result_dtype(op))
 
@@ -231,9 +232,9 @@ def _bitcast(op: Operation, x):
     return x.view(_result_dtype(op))
 
 
-SCALAR.update({name: _convert for name in ("arith.extf", "arith.truncf", "arith.sitofp", "arith.extsi", "arith.trunci", "arith.index_cast")})
-SCALAR.update({name: _convert_unsigned for name in ("arith.extui", "arith.uitofp", "arith.index_castui")})
-SCALAR.update({"arith.fptosi": _fptoi, "arith.fptoui": _fptoi, "arith.bitcast": _bitcast})
+SCALAR.update({name: _convert for name in (arith.EXTF, arith.TRUNCF, arith.SITOFP, arith.EXTSI, arith.TRUNCI, arith.INDEX_CAST)})
+SCALAR.update({name: _convert_unsigned for name in (arith.EXTUI, arith.UITOFP, arith.INDEX_CASTUI)})
+SCALAR.update({arith.FPTOSI: _fptoi, arith.FPTOUI: _fptoi, arith.BITCAST: _bitcast})
 
 
 def evaluate(op: Operation, args: list):
@@ -249,7 +250,7 @@ def _elementwise(interp: Interpreter, op: Operation, args: list) -> list:
     return [evaluate(op, args)]
 
 
-@handler("arith.constant")
+@handler(arith.CONSTANT)
 def _constant(interp: Interpreter, op: Operation, args: list) -> list:
     value = attr(op, "value")
     assert value is not None

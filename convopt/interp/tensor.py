@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from ..dialects.tensor import DYNAMIC_INDEX
-from ..ir.attributes import ArrayAttr, DenseArrayAttr, IntegerAttr
+from ..dialects import tensor
+from ..ir.attributes import DYNAMIC_INDEX, ArrayAttr, DenseArrayAttr, IntegerAttr
 from ..ir.core import Operation
 from .body import Body, Labeled, broadcast, loop_indices
 from .core import InterpError, Interpreter, attr, handler
@@ -73,20 +73,20 @@ def poison(shape: Sequence[int], dtype: np.dtype) -> np.ndarray:
     return np.full(shape, np.iinfo(dtype).min, dtype)
 
 
-@handler("tensor.empty")
+@handler(tensor.EMPTY)
 def _empty(interp: Interpreter, op: Operation, args: list) -> list:
     return [poison(result_shape(op, args), np_dtype(op.results[0].type))]
 
 
-@handler("tensor.dim")
+@handler(tensor.DIM)
 def _dim(interp: Interpreter, op: Operation, args: list) -> list:
     t, i = args
     if not 0 <= int(i) < np.ndim(t):
-        raise InterpError(f"'tensor.dim': dim {int(i)} of a rank-{np.ndim(t)} tensor", op)
+        raise InterpError(f"'{op.name}': dim {int(i)} of a rank-{np.ndim(t)} tensor", op)
     return [np.int64(np.shape(t)[int(i)])]
 
 
-@handler("tensor.cast")
+@handler(tensor.CAST)
 def _cast(interp: Interpreter, op: Operation, args: list) -> list:
     return [args[0]]  # the result type's static dims are checked by the interpreter
 
@@ -106,10 +106,10 @@ def _slices(op: Operation, shape: Sequence[int], offsets: list[int], sizes: list
     return tuple(out)
 
 
-_SLICE_LISTS = ("static_offsets", "static_sizes", "static_strides")
+_SLICE_LISTS = tensor.SLICE_ATTRS
 
 
-@handler("tensor.extract_slice")
+@handler(tensor.EXTRACT_SLICE)
 def _extract_slice(interp: Interpreter, op: Operation, args: list) -> list:
     src = args[0]
     offsets, sizes, strides = mixed(op, _SLICE_LISTS, args[1:])
@@ -123,26 +123,26 @@ def _extract_slice(interp: Interpreter, op: Operation, args: list) -> list:
 
 
 
-@handler("tensor.insert_slice")
+@handler(tensor.INSERT_SLICE)
 def _insert_slice(interp: Interpreter, op: Operation, args: list) -> list:
     src, dest = args[0], args[1]
     offsets, sizes, strides = mixed(op, _SLICE_LISTS, args[2:])
     slices = _slices(op, np.shape(dest), offsets, sizes, strides, "destination")
     if math.prod(np.shape(src)) != math.prod(sizes) or (np.ndim(src) == len(sizes) and list(np.shape(src)) != sizes):
-        raise InterpError(f"'tensor.insert_slice': source of shape {list(np.shape(src))} into a slice of sizes {sizes}", op)
+        raise InterpError(f"'{op.name}': source of shape {list(np.shape(src))} into a slice of sizes {sizes}", op)
     out = np.array(dest)
     out[slices] = np.reshape(src, sizes)
     return [out]
 
 
-@handler("tensor.extract")
+@handler(tensor.EXTRACT)
 def _extract(interp: Interpreter, op: Operation, args: list) -> list:
     t, index = args[0], [int(i) for i in args[1:]]
     _check_index(op, np.shape(t), index)
     return [t[tuple(index)]]
 
 
-@handler("tensor.insert")
+@handler(tensor.INSERT)
 def _insert(interp: Interpreter, op: Operation, args: list) -> list:
     value, dest, index = args[0], args[1], [int(i) for i in args[2:]]
     _check_index(op, np.shape(dest), index)
@@ -175,41 +175,41 @@ def _region_values(interp: Interpreter, op: Operation, shape: Sequence[int], dty
     return np.array(broadcast(Labeled(np.asarray(v.arr).astype(dtype), v.dims), tuple(range(len(shape))), extents))
 
 
-@handler("tensor.pad")
+@handler(tensor.PAD)
 def _pad(interp: Interpreter, op: Operation, args: list) -> list:
     src = args[0]
     low, high = mixed(op, ("static_low", "static_high"), args[1:])
     if len(low) != np.ndim(src) or len(high) != np.ndim(src) or any(x < 0 for x in low + high):
-        raise InterpError(f"'tensor.pad': low {low} / high {high} for a rank-{np.ndim(src)} source (negative pads are not supported)", op)
+        raise InterpError(f"'{op.name}': low {low} / high {high} for a rank-{np.ndim(src)} source (negative pads are not supported)", op)
     shape = [lo + n + hi for lo, n, hi in zip(low, np.shape(src), high)]
     out = _region_values(interp, op, shape, src.dtype)
     out[tuple(slice(lo, lo + n) for lo, n in zip(low, np.shape(src)))] = src
     return [out]
 
 
-@handler("tensor.generate")
+@handler(tensor.GENERATE)
 def _generate(interp: Interpreter, op: Operation, args: list) -> list:
     shape = result_shape(op, args)
     return [_region_values(interp, op, shape, np_dtype(op.results[0].type))]
 
 
-@handler("tensor.splat")
+@handler(tensor.SPLAT)
 def _splat(interp: Interpreter, op: Operation, args: list) -> list:
     shape = result_shape(op, args[1:])
     return [np.full(shape, args[0], dtype=np_dtype(op.results[0].type))]
 
 
-@handler("tensor.from_elements")
+@handler(tensor.FROM_ELEMENTS)
 def _from_elements(interp: Interpreter, op: Operation, args: list) -> list:
     shape = result_shape(op, [])
     return [np.array(args, dtype=np_dtype(op.results[0].type)).reshape(shape)]
 
 
-@handler("tensor.concat")
+@handler(tensor.CONCAT)
 def _concat(interp: Interpreter, op: Operation, args: list) -> list:
     dim = attr(op, "dim")
     if not isinstance(dim, IntegerAttr):
-        raise InterpError("'tensor.concat' has no dim", op)
+        raise InterpError(f"'{op.name}' has no dim", op)
     return [np.concatenate(args, axis=dim.value)]
 
 
@@ -231,7 +231,7 @@ def _check_groups(op: Operation, groups: list[list[int]], big: Sequence[int], sm
             raise InterpError(f"'{op.name}': dims {[big[i] for i in g]} (group {g}) do not multiply to {n}", op)
 
 
-@handler("tensor.expand_shape")
+@handler(tensor.EXPAND_SHAPE)
 def _expand_shape(interp: Interpreter, op: Operation, args: list) -> list:
     src = args[0]
     groups = reassociation(op)
@@ -248,7 +248,7 @@ def _expand_shape(interp: Interpreter, op: Operation, args: list) -> list:
     return [np.reshape(src, shape)]
 
 
-@handler("tensor.collapse_shape")
+@handler(tensor.COLLAPSE_SHAPE)
 def _collapse_shape(interp: Interpreter, op: Operation, args: list) -> list:
     src = args[0]
     groups = reassociation(op)

@@ -153,6 +153,12 @@ class DenseResourceAttr(Attribute):
         return f"dense_resource<{self.handle}> : {self.type}"
 
 
+DYNAMIC_INDEX = -(2**63)
+"""MLIR's ShapedType::kDynamic: an entry of a static offset/size array
+(`static_offsets = array<i64: 0, -9223372036854775808>`) given by the next
+dynamic operand instead."""
+
+
 @dataclass(frozen=True)
 class DenseArrayAttr(Attribute):
     """`array<i64: 1, 2>`."""

@@ -2,7 +2,9 @@
 
 Passes create ops through a builder so that new ops land in the right place
 and inherit the source position of the op they replace (diagnostics about
-generated code still point at the user's line).
+generated code still point at the user's line).  A builder creates only the
+ops some definition in `convopt.dialects` registers: a misspelt name is an
+error where it is built, not IR that verifies and prints.
 """
 
 from __future__ import annotations
@@ -10,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Optional
 
+from .. import dialects
 from .attributes import Attribute, Location
-from .core import Block, Operation, Region, Value
+from .core import Block, IRError, Operation, Region, Value
 from .types import Type
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -50,8 +53,11 @@ class Builder:
         result_types: Sequence[Type] = (),
         attributes: Optional[Mapping[str, Attribute]] = None,
         regions: Sequence[Region] = (),
+        properties: Optional[dict[str, Attribute]] = None,
     ) -> Operation:
-        return self.insert(Operation(name, operands, result_types, attributes, regions))
+        if not dialects.registered(name):
+            raise IRError(f"cannot build '{name}': no op definition registers it (convopt.dialects)")
+        return self.insert(Operation(name, operands, result_types, attributes, regions, properties=properties))
 
     def value(self, name: str, operands: Sequence[Value], result_type: Type, attributes: Optional[Mapping[str, Attribute]] = None, regions: Sequence[Region] = ()) -> Value:
         """Create a single-result op and return its result."""

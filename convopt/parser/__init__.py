@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..diagnostics import ConvoptError, Diagnostic, SourceFile, SourcePos
+from ..dialects.builtin import MODULE
 from ..ir.attributes import FileLineColLoc
 from ..ir.core import Block, Operation, Region
 from ..ir.types import Type
@@ -116,7 +117,7 @@ def parse(source: SourceFile) -> ParsedFile:
         else:
             # mlir-opt locates the module it wraps around a file at line 0, column 0
             implied_loc = FileLineColLoc(source.name, 0, 0) if source.line_offset == 0 else None
-            module = Operation("builtin.module", regions=[Region([Block()])], loc=implied_loc, pos=source.pos(1, 1))
+            module = Operation(MODULE, regions=[Region([Block()])], loc=implied_loc, pos=source.pos(1, 1))
             resolver.push(True)
             for op_syntax in ops:
                 module.regions[0].blocks[0].append(resolver.build_op(op_syntax))

@@ -19,8 +19,8 @@ from lark import Token
 
 from ..diagnostics import ConvoptError, Diagnostic, SourceFile, SourcePos
 from ..dialects import lookup
-from ..dialects.tensor import DYNAMIC_INDEX
 from ..ir.attributes import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     Attribute,
     CallSiteLoc,

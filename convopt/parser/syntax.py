@@ -14,6 +14,8 @@ from typing import Any, Optional
 
 from lark import Token, Transformer
 
+from ..dialects.builtin import MODULE
+from ..dialects.func import FUNC, RETURN
 from ..ir import affine
 from ..ir.attributes import (
     AffineMapAttr,
@@ -286,7 +288,7 @@ class SyntaxBuilder(Transformer):
 
     def module_op(self, c: list) -> OpSyntax:
         kw, sym, attrs, region = c
-        op = OpSyntax("module", "builtin.module", kw, attributes=attrs or {})
+        op = OpSyntax("module", MODULE, kw, attributes=attrs or {})
         if sym is not None:
             op.attributes = {"sym_name": StringAttr(_symbol(sym)), **op.attributes}
         op.regions = [region]
@@ -294,7 +296,7 @@ class SyntaxBuilder(Transformer):
 
     def func_op(self, c: list) -> OpSyntax:
         kw, vis, sym, args, results, attrs, region = c
-        op = OpSyntax("func", "func.func", kw)
+        op = OpSyntax("func", FUNC, kw)
         op.extra = {"visibility": str(vis) if vis is not None else None, "sym_name": _symbol(sym), "args": args or [], "results": results or [], "attrs": attrs or {}}
         if region is not None:
             op.regions = [region]
@@ -323,7 +325,7 @@ class SyntaxBuilder(Transformer):
 
     def custom_op(self, c: list) -> OpSyntax:
         name, uses, attrs, types = c
-        op_name = "func.return" if name.type == "K_RETURN" else str(name)
+        op_name = RETURN if name.type == "K_RETURN" else str(name)
         op = OpSyntax("custom", op_name, name, uses or [], attributes=attrs or {})
         if types is not None:
             op.operand_types, arrow, rhs = types

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Optional, Union
 
 from ..diagnostics import ConvoptError, Diagnostic, DiagnosticEngine
+from ..dialects.builtin import MODULE
+from ..dialects.func import FUNC
 from ..ir.core import Operation
 from ..timing import NO_TIMING, Timing
 
@@ -46,7 +48,7 @@ class PassContext:
 class Pass:
     NAME: ClassVar[str] = ""
     SUMMARY: ClassVar[str] = ""
-    ANCHOR: ClassVar[str] = "func.func"
+    ANCHOR: ClassVar[str] = FUNC
 
     def run(self, op: Operation, ctx: PassContext) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -134,19 +136,19 @@ def parse_pipeline(text: str) -> list[Entry]:
     entries, rest = _parse_list(text.strip(), 0)
     if rest != len(text.strip()):
         raise PipelineError(f"unexpected '{text.strip()[rest:]}' in pass pipeline")
-    if len(entries) == 1 and isinstance(entries[0], tuple) and entries[0][0] == "builtin.module":
+    if len(entries) == 1 and isinstance(entries[0], tuple) and entries[0][0] == MODULE:
         entries = entries[0][1]
-    _check_nesting(entries, "builtin.module")
+    _check_nesting(entries, MODULE)
     return entries
 
 
 def _check_nesting(entries: list[Entry], anchor: str) -> None:
     for entry in entries:
         if isinstance(entry, tuple):
-            if anchor == "func.func":
+            if anchor == FUNC:
                 raise PipelineError(f"'{entry[0]}(...)' cannot be nested in func.func")
             _check_nesting(entry[1], entry[0])
-        elif entry.ANCHOR == "builtin.module" and anchor != "builtin.module":
+        elif entry.ANCHOR == MODULE and anchor != MODULE:
             raise PipelineError(f"pass '{entry.NAME}' runs on builtin.module and cannot be nested in {anchor}(...)")
 
 
@@ -164,8 +166,8 @@ def _parse_list(text: str, i: int) -> tuple[list[Entry], int]:
         if not name:
             raise PipelineError(f"expected a pass or op name at '{text[i:]}'")
         if j < len(text) and text[j] == "(":
-            if name not in ("builtin.module", "func.func"):
-                raise PipelineError(f"can only nest passes under 'builtin.module' or 'func.func', not '{name}'")
+            if name not in (MODULE, FUNC):
+                raise PipelineError(f"can only nest passes under '{MODULE}' or '{FUNC}', not '{name}'")
             nested, k = _parse_list(text, j + 1)
             if k >= len(text) or text[k] != ")":
                 raise PipelineError(f"missing ')' after '{name}(' in pass pipeline")

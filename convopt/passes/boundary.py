@@ -19,14 +19,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..dialects import builtin, torch_c
+from ..dialects.func import FUNC, RETURN
 from ..ir.attributes import StringAttr, SymbolRefAttr, TypeAttr
 from ..ir.core import Operation, changed
 from ..ir.types import FunctionType, RankedTensorType, ValueTensorType, builtin_tensor_type
 from . import Pass, PassContext
 from .cleanup import erase_dead
 
-TO_BUILTIN = "torch_c.to_builtin_tensor"
-FROM_BUILTIN = "torch_c.from_builtin_tensor"
+TO_BUILTIN = torch_c.TO_BUILTIN_TENSOR
+FROM_BUILTIN = torch_c.FROM_BUILTIN_TENSOR
 
 
 def _convertible(t: object) -> bool:
@@ -54,7 +56,7 @@ def lower_boundary(func: Operation, referenced: set[str]) -> bool:
         return False
     body = func.regions[0]
     for op in func.walk():
-        if op is func or op.name in (TO_BUILTIN, FROM_BUILTIN, "func.return"):
+        if op is func or op.name in (TO_BUILTIN, FROM_BUILTIN, RETURN):
             continue
         if op.name.startswith(("torch.", "torch_c.")):
             return False
@@ -67,7 +69,7 @@ def lower_boundary(func: Operation, referenced: set[str]) -> bool:
     for arg in entry.args:
         if any(user.name != TO_BUILTIN for user in arg.users()):
             return False
-    returns = [b.ops[-1] for b in body.blocks if b.ops and b.ops[-1].name == "func.return"]
+    returns = [b.ops[-1] for b in body.blocks if b.ops and b.ops[-1].name == RETURN]
     for ret in returns:
         for v in ret.operands:
             if isinstance(v.type, ValueTensorType) and not (v.owner is not None and v.owner.name == FROM_BUILTIN) and v not in entry.args:
@@ -94,13 +96,13 @@ def lower_boundary(func: Operation, referenced: set[str]) -> bool:
 class FinalizeBoundary(Pass):
     NAME = "convopt-finalize-boundary"
     SUMMARY = "Give fully lowered functions builtin tensor types at their boundary and drop torch_c casts"
-    ANCHOR = "builtin.module"
+    ANCHOR = builtin.MODULE
 
     torch_boundary: bool = field(default=False, metadata={"doc": "keep !torch.vtensor signatures and torch_c casts"})
 
     def run(self, op: Operation, ctx: PassContext) -> None:
         referenced = referenced_symbols(op)
-        for func in [o for o in op.regions[0].blocks[0].ops if o.name == "func.func"]:
+        for func in [o for o in op.regions[0].blocks[0].ops if o.name == FUNC]:
             for block in func.regions[0].blocks if func.regions else []:
                 erase_dead(block)
             if not self.torch_boundary:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..dialects import is_pure
+from ..dialects.func import FUNC
 from ..ir.core import Block, Operation
-from ..ops import is_pure
 from . import Pass, PassContext
 
 
@@ -63,7 +64,7 @@ def share_equal_ops(block: Block) -> None:
 class Cleanup(Pass):
     NAME = "convopt-cleanup"
     SUMMARY = "Erase dead side-effect-free ops and replace repeated ones by the first"
-    ANCHOR = "func.func"
+    ANCHOR = FUNC
 
     def run(self, op: Operation, ctx: PassContext) -> None:
         for region in op.regions:

@@ -19,11 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..dialects.func import FUNC
+from ..dialects.torch import BIND_SYMBOLIC_SHAPE, SYMBOLIC_INT
 from ..ir.core import Operation
 from . import Pass, PassContext
-
-BIND_SYMBOLIC_SHAPE = "torch.bind_symbolic_shape"
-SYMBOLIC_INT = "torch.symbolic_int"
 
 
 def drop_symbolic_shapes(root: Operation) -> None:
@@ -42,7 +41,7 @@ def drop_symbolic_shapes(root: Operation) -> None:
 class DropSymbolicShapes(Pass):
     NAME = "convopt-drop-symbolic-shapes"
     SUMMARY = "Erase torch.bind_symbolic_shape ops and the torch.symbolic_int ops only they used"
-    ANCHOR = "func.func"
+    ANCHOR = FUNC
 
     def run(self, op: Operation, ctx: PassContext) -> None:
         drop_symbolic_shapes(op)

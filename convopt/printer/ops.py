@@ -5,24 +5,20 @@ ops whose operands, attributes or segments do not fit the custom form)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..dialects import lookup
+from ..dialects.base import PrinterAPI
 from ..ir.core import Operation
 from ..ir.types import FunctionType
 
-if TYPE_CHECKING:  # pragma: no cover
-    from . import Printer
 
-
-def print_op(p: Printer, op: Operation) -> str:
+def print_op(p: PrinterAPI, op: Operation) -> str:
     d = lookup(op.name)
     if d is not None and d.print is not None and d.fits_custom_form(op):
         return d.print(p, op)
     return print_generic(p, op)
 
 
-def print_generic(p: Printer, op: Operation) -> str:
+def print_generic(p: PrinterAPI, op: Operation) -> str:
     text = '"' + op.name + '"(' + p.values(op.operands) + ")"
     if op.properties:
         text += " <" + p.attr_dict(op.properties, leading_space=False) + ">"

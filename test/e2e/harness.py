@@ -298,9 +298,8 @@ def executed_macs(text: str, arg_shapes: list[tuple[int, ...]]) -> int:
     """Sum of iteration-domain sizes of the linalg ops whose body multiplies,
     with dynamic sizes evaluated for the given function argument shapes."""
     from convopt.diagnostics import SourceFile
-    from convopt.ir.attributes import IntegerAttr
+    from convopt.ir.attributes import DYNAMIC_INDEX, IntegerAttr
     from convopt.ir.types import RankedTensorType
-    from convopt.ops import DYNAMIC_INDEX
     from convopt.parser import parse
 
     module = parse(SourceFile("<macs>", text)).module
@@ -369,16 +368,18 @@ def executed_macs(text: str, arg_shapes: list[tuple[int, ...]]) -> int:
 def _multiplies(op) -> bool:
     if op.name == "linalg.generic":
         return any(o.name in ("arith.mulf", "arith.muli") for o in op.walk())
-    return op.name.startswith(("linalg.conv", "linalg.depthwise", "linalg.matmul", "linalg.batch_matmul", "linalg.mmt4d"))
+    from convopt.dialects import linalg
+
+    return linalg.is_contraction(op.name)
 
 
 def _domain(op, shape_of) -> int:
     """Iteration-domain size, from the dims that appear bare in the maps
     (named ops are generalized first by convopt's own tables)."""
-    from convopt.ir.affine import AffineDim
-    from convopt.lowering.forms.named import indexing_maps
+    from convopt.dialects import linalg
+    from convopt.ir.affine import AffineDim, AffineMap
 
-    maps = indexing_maps(op)
+    maps = linalg.indexing_maps(op) or [AffineMap.identity(len(shape_of(v))) for v in op.operands]
     extents: dict[int, int] = {}
     for m, v in zip(maps, op.operands):
         for r, size in zip(m.results, shape_of(v)):

@@ -121,29 +121,39 @@ def test_builder_inserts_in_order(block):
     a, b = block.args
     end = block.append(Operation("t.end", [a], []))
     builder = Builder.before(end)
-    x = builder.value("t.x", [a, b], f32)
-    y = builder.value("t.y", [x], i64)
-    assert [op.name for op in block.ops] == ["t.x", "t.y", "t.end"]
-    assert y.owner.operands == (x,) and uses(x) == [("t.y", 0)]
+    x = builder.value("arith.addf", [a, b], f32)
+    y = builder.value("arith.negf", [x], i64)
+    assert [op.name for op in block.ops] == ["arith.addf", "arith.negf", "t.end"]
+    assert y.owner.operands == (x,) and uses(x) == [("arith.negf", 0)]
 
 
 def test_builder_at_end_and_position(block):
     a, _ = block.args
     marker = object()
     builder = Builder.at_end(block, pos=marker)  # type: ignore[arg-type]
-    op = builder.create("t.one", [a])
+    op = builder.create("linalg.yield", [a])
     assert block.ops[-1] is op and op.pos is marker
-    builder.create("t.two")
-    assert [o.name for o in block.ops] == ["t.one", "t.two"]
+    builder.create("tensor.yield")
+    assert [o.name for o in block.ops] == ["linalg.yield", "tensor.yield"]
 
 
 def test_builder_before_inherits_location(block):
     from convopt.ir.attributes import NameLoc
 
     anchor = block.append(Operation("t.anchor", loc=NameLoc("here")))
-    new = Builder.before(anchor).create("t.new")
+    new = Builder.before(anchor).create("func.return")
     assert new.loc == NameLoc("here")
     assert block.ops == [new, anchor]
+
+
+def test_builder_refuses_names_no_definition_registers(block):
+    """A misspelt op is an error where it is built; so is an op its dialect
+    only knows generically (printed generically, built by no one)."""
+    builder = Builder.at_end(block)
+    for name in ("linalg.matmull", "tensor.bogus", "torch.aten.not_an_op", "t.x"):
+        with pytest.raises(IRError, match=f"cannot build '{name}'"):
+            builder.create(name)
+    assert block.ops == []
 
 
 def test_result_accessor(block):

@@ -1,4 +1,4 @@
-"""convopt.rewrite: patterns by root op name, one greedy applier, dead-op
+"""convopt.rewrite: patterns by root op definition, one greedy applier, dead-op
 removal; and the lowerings as patterns."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from convopt.diagnostics import DiagnosticEngine, SourceFile
+from convopt.dialects import OpDef
 from convopt.driver import Options, process
 from convopt.ir import Block, Builder, Operation, Region
 from convopt.ir.types import f32
@@ -23,7 +24,7 @@ def make_block() -> Block:
 class Negate(RewritePattern):
     """t.neg(x) -> arith.negf(x), recording the new op."""
 
-    root = "t.neg"
+    root = OpDef("t.neg")
 
     def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
         new = Builder.before(op).create("arith.negf", [op.operands[0]], [f32])
@@ -33,7 +34,7 @@ class Negate(RewritePattern):
 
 
 class Refuse(RewritePattern):
-    root = "t.neg"
+    root = OpDef("t.neg")
 
     def __init__(self) -> None:
         self.seen: list[Operation] = []
@@ -62,7 +63,7 @@ def test_ops_erased_by_an_earlier_rewrite_are_skipped():
     second = block.append(Operation("t.neg", [first.results[0]], [f32]))
 
     class FoldNext(RewritePattern):
-        root = "t.fold"
+        root = OpDef("t.fold")
 
         def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
             user = op.results[0].uses[0][0]
@@ -85,7 +86,7 @@ def test_dead_pure_operands_are_erased_transitively_and_nothing_else():
     root = block.append(Operation("t.neg", [d.results[0], impure.results[0]], [f32]))
 
     class Erase(RewritePattern):
-        root = "t.neg"
+        root = OpDef("t.neg")
 
         def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
             rewriter.erase_op(op)
@@ -130,3 +131,25 @@ def test_decompose_lower_equals_decompose_then_torch_to_linalg():
     split = run(text, "builtin.module(func.func(convopt-decompose-conv-bwd, convopt-torch-to-linalg, convopt-cleanup))")
     assert "torch.aten.convolution" not in fused
     assert fused == split
+
+
+def test_patterns_name_registered_definitions_and_read_operands_by_name():
+    """A pattern's root is an op definition (a misspelt name fails where
+    the pattern is written); torch operands are read by their names."""
+    import pytest
+
+    from convopt.dialects import definition, torch
+    from convopt.dialects.base import VerifyError
+    from convopt.ir.types import TORCH_INT
+
+    with pytest.raises(KeyError, match="torch.aten.slice.Tensorr"):
+        definition("torch.aten.slice.Tensorr")
+    block = make_block()
+    ints = [block.append(Operation(torch.CONSTANT_INT, [], [TORCH_INT])).results[0] for _ in range(4)]
+    a, _ = block.args
+    sl = block.append(Operation(torch.SLICE_TENSOR, [a, *ints], [f32]))
+    args = definition(torch.SLICE_TENSOR).args(sl)
+    assert (args.self, args.dim, args.start, args.end, args.step) == (a, *ints)
+    short = block.append(Operation(torch.SLICE_TENSOR, [a, *ints[:3]], [f32]))
+    with pytest.raises(VerifyError, match="expected 5 operands \\(self, dim, start, end, step\\), but found 4"):
+        torch.args(short)

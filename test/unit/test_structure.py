@@ -1,9 +1,11 @@
-"""The shape of the code: no function in convopt/lowering over 60 lines, and
-no import cycle (imports inside functions included)."""
+"""The shape of the code: no function in convopt/ over 60 lines, no import
+cycle (imports inside functions and under TYPE_CHECKING included), and op
+names spelt only by their definitions in convopt/dialects/."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "convopt"
@@ -19,6 +21,26 @@ def long_functions(root: Path, limit: int = MAX_LINES) -> list[str]:
                 n = node.end_lineno - node.lineno + 1  # type: ignore[operator]
                 if n > limit:
                     found.append(f"{path.relative_to(root.parent)}:{node.lineno} {node.name} ({n} lines)")
+    return found
+
+
+DIALECTS = ("builtin", "scf", "func", "arith", "math", "tensor", "linalg", "torch", "torch_c")
+OP_NAME = re.compile(r"""["'](?:%s)\.[A-Za-z_][\w.]*["']""" % "|".join(DIALECTS))
+"""A quoted op name: `"tensor.empty"`, `'linalg.generic'` (in code, strings and docstrings)."""
+MAX_OP_NAME_LITERALS = 40
+
+
+def op_name_literals(root: Path, skip: tuple[str, ...] = ("dialects",)) -> dict[str, list[str]]:
+    """File (relative to root) -> the quoted op names in it, for every .py
+    file under root outside the `skip` folders."""
+    found = {}
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root)
+        if rel.parts[0] in skip:
+            continue
+        names = OP_NAME.findall(path.read_text())
+        if names:
+            found[str(rel)] = names
     return found
 
 
@@ -110,6 +132,17 @@ def test_no_long_function_in_lowering():
     assert long_functions(PACKAGE / "lowering") == []
 
 
+def test_no_long_function_anywhere():
+    assert long_functions(PACKAGE) == []
+
+
+def test_no_import_cycle_anywhere_not_even_type_only():
+    """TYPE_CHECKING imports included: the dialects see the parser and the
+    printer through the Protocols of convopt.dialects.base, and the
+    constants the parser needs live in convopt.ir."""
+    assert cycles(import_graph()) == []
+
+
 def test_no_import_cycle_in_lowering():
     """Not even through imports inside functions or under TYPE_CHECKING."""
     assert cycles(import_graph(), "convopt.lowering") == []
@@ -132,6 +165,24 @@ def test_no_runtime_import_cycle_anywhere():
 def test_rewrite_layer_imports_no_lowering():
     graph = import_graph()
     assert not any(d.startswith("convopt.lowering") for d in graph["convopt.rewrite"])
+
+
+def test_op_names_are_spelt_by_their_definitions():
+    """Outside convopt/dialects/ an op is named by its definition's constant
+    (`tensor.EMPTY`, `linalg.MATMUL`), not by a string; the few left are
+    where importing the dialects would close an import circle (ir/)."""
+    found = op_name_literals(PACKAGE)
+    assert sum(len(v) for v in found.values()) <= MAX_OP_NAME_LITERALS, found
+    empty = [f for f, names in op_name_literals(PACKAGE, skip=()).items() if any(n[1:-1] == "tensor.empty" for n in names)]
+    assert len(empty) <= 2, empty
+
+
+def test_checkers_see_op_name_literals(tmp_path):
+    (tmp_path / "dialects").mkdir()
+    (tmp_path / "dialects" / "t.py").write_text('EMPTY = "tensor.empty"\n')
+    (tmp_path / "m.py").write_text("x = 'linalg.generic'\ny = \"tensor.empty\"\nz = tensor.EMPTY\nw = \"a.b\"\n")
+    assert op_name_literals(tmp_path) == {"m.py": ["'linalg.generic'", '"tensor.empty"']}
+    assert len(op_name_literals(tmp_path, skip=())) == 2
 
 
 def test_checkers_see_cycles_and_long_functions(tmp_path):

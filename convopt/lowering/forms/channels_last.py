@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...dialects import arith, linalg
 from ...ir.affine import AffineMap, d
 from ...ir.attributes import Attribute, DenseArrayAttr
 from ...ir.core import Value
@@ -50,8 +51,8 @@ MAX_FLIP_FRACTION = 0.01
 """The flipped weight of a scatter may hold at most this fraction of its
 multiply-adds (SPEC section 5)."""
 
-_DEPTHWISE = {1: "linalg.depthwise_conv_1d_nwc_wc", 2: "linalg.depthwise_conv_2d_nhwc_hwc"}
-_DENSE = {2: "linalg.conv_2d_nhwc_hwcf"}
+_DEPTHWISE = {1: linalg.conv_name(1, "_nwc_wc", depthwise=True), 2: linalg.conv_name(2, "_nhwc_hwc", depthwise=True)}
+_DENSE = {2: linalg.conv_name(2, "_nhwc_hwcf")}
 """The named ops by number of spatial dims, where measured faster (see
 channels_last_fits; linalg also has the 3-D ones and conv_1d_nwc_wcf)."""
 
@@ -124,7 +125,7 @@ def transpose(em: Emitter, v: Value, perm: Sequence[int]) -> Value:
         return v
     shape = em.shape(v)
     out = em.empty([shape[p] for p in perm], ranked(v.type).element_type)
-    return em.structured("linalg.transpose", [v], [out], {"permutation": DenseArrayAttr(i64, tuple(perm))})[0]
+    return em.structured(linalg.TRANSPOSE, [v], [out], {"permutation": DenseArrayAttr(i64, tuple(perm))})[0]
 
 
 def window(em: Emitter, v: Value, first: int, rels: Sequence[Rel]) -> Value:
@@ -223,7 +224,7 @@ def _weight(em: Emitter, a: Value, b: Value, req: KernelRequest, stats: KernelSt
     maps = [AffineMap.identity(rank), AffineMap.from_exprs(rank, [d(nd + 2)] + [d(1 + i) for i in range(nd)])]
     iterators = ["reduction"] + ["parallel"] * nd + ["reduction", "parallel"]
     out = em.zeros([g] + ks, req.acc_type)
-    return em.generic([partial], [out], maps, iterators, lambda bb, x: [bb.value("arith.addf", [x[1], x[0]], req.acc_type)])[0]
+    return em.generic([partial], [out], maps, iterators, lambda bb, x: [arith.same_type(bb, arith.ADDF, x[1], x[0])])[0]
 
 
 def _scatter_im2col(em: Emitter, a: Value, w: Value, req: KernelRequest, stats: KernelStats) -> Value:

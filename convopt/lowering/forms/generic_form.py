@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 
+from ...dialects import arith
 from ...ir.affine import AffineConst, AffineExpr, AffineMap, d
 from ...ir.builder import Builder
 from ...ir.core import Value
@@ -28,8 +29,8 @@ from .registry import FormDef, register
 
 def multiply_add(b: Builder, x: Value, y: Value, acc: Value, acc_type: Type) -> Value:
     """acc + x * y, with x and y extended to the accumulator type first."""
-    product = b.value("arith.mulf", [extend(b, x, acc_type), extend(b, y, acc_type)], acc_type)
-    return b.value("arith.addf", [acc, product], acc_type)
+    product = arith.same_type(b, arith.MULF, extend(b, x, acc_type), extend(b, y, acc_type))
+    return arith.same_type(b, arith.ADDF, acc, product)
 
 
 def tile_maps(plan: KernelPlan, tile: Tile) -> tuple[tuple[AffineMap, ...], tuple[str, ...]]:

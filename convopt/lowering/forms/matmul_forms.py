@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
+from ...dialects import arith, linalg
 from ...ir.affine import AffineExpr, AffineMap, d
 from ...ir.attributes import DenseArrayAttr
 from ...ir.core import Value
@@ -74,7 +75,7 @@ def reorder(em: Emitter, v: Value, names: list[Dim], order: list[Dim]) -> Value:
     perm = [names.index(n) for n in order]
     shape = em.shape(v)
     out = em.empty([shape[p] for p in perm], ranked(v.type).element_type)
-    return em.structured("linalg.transpose", [v], [out], {"permutation": DenseArrayAttr(i64, tuple(perm))})[0]
+    return em.structured(linalg.TRANSPOSE, [v], [out], {"permutation": DenseArrayAttr(i64, tuple(perm))})[0]
 
 
 def as_matrix(em: Emitter, v: Value, groups: Sequence[Sequence[int]]) -> Value:
@@ -103,7 +104,7 @@ def batched_matmul(em: Emitter, lhs: Value, rhs: Value, batched: bool, acc_type:
         return packed_matmul(em, lhs, rhs, acc_type, plan), plan.executed
     out_shape = ([ls[0]] if batched else []) + [ls[-2], rs[-1]]
     init = em.zeros(out_shape, acc_type)
-    product = em.structured("linalg.batch_matmul" if batched else "linalg.matmul", [lhs, rhs], [init])[0]
+    product = em.structured(linalg.BATCH_MATMUL if batched else linalg.MATMUL, [lhs, rhs], [init])[0]
     macs = 1
     for x in ls + [rs[-1]]:
         if not isinstance(x, int):
@@ -181,7 +182,7 @@ def col2im_taps(em: Emitter, cols: Value, cols_order: list[Dim], out_lead: list[
         key, acc, offsets, sizes, strides = outputs.slot(_tap_spans(rels, tap))
         if key == outputs.DIRECT or outputs.writers[key] > 1:  # add to what is there
             target = em.extract_slice(acc, offsets, sizes, strides)
-            added = em.generic([piece], [target], maps, parallel, lambda b, a: [b.value("arith.addf", [a[1], a[0]], acc_type)])[0]
+            added = em.generic([piece], [target], maps, parallel, lambda b, a: [arith.same_type(b, arith.ADDF, a[1], a[0])])[0]
         else:  # the only tap of its phase: a copy into a fresh tile
             added = em.generic([piece], [em.empty(sizes, acc_type)], maps, parallel, lambda b, a: [a[0]])[0]
         outputs.accs[key] = em.insert_slice(added, acc, offsets, sizes, strides)
@@ -199,7 +200,7 @@ def _permute_into(em: Emitter, src: Value, src_names: list[Dim], dst_names: list
             return src
         out = em.empty([shape_of[name] for name in dst_names], acc_type)
         return em.generic([src], [out], [src_map, AffineMap.identity(n)], ["parallel"] * n, lambda b, a: [a[0]])[0]
-    return em.generic([src], [init], [src_map, AffineMap.identity(n)], ["parallel"] * n, lambda b, a: [b.value("arith.addf", [a[1], a[0]], acc_type)])[0]
+    return em.generic([src], [init], [src_map, AffineMap.identity(n)], ["parallel"] * n, lambda b, a: [arith.same_type(b, arith.ADDF, a[1], a[0])])[0]
 
 
 @dataclass(frozen=True)

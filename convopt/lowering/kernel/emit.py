@@ -13,20 +13,12 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Optional, Union
 
+from ...dialects import arith, linalg, tensor, torch_c
 from ...ir.affine import AffineMap, d
-from ...ir.attributes import (
-    AffineMapAttr,
-    ArrayAttr,
-    Attribute,
-    DenseArrayAttr,
-    FloatAttr,
-    IntegerAttr,
-    StringAttr,
-)
+from ...ir.attributes import Attribute, FloatAttr, IntegerAttr
 from ...ir.builder import Builder
-from ...ir.core import Block, Operation, Region, Value
-from ...ir.types import FloatType, RankedTensorType, Type, ValueTensorType, builtin_tensor_type, i32, i64, index, ranked
-from ...ops import DYNAMIC_INDEX
+from ...ir.core import Block, Operation, Value
+from ...ir.types import FloatType, RankedTensorType, Type, ValueTensorType, builtin_tensor_type, index, ranked
 
 Ix = Union[int, Value]
 
@@ -47,7 +39,7 @@ class Emitter:
         self._sizes: dict[int, tuple[Value, list[Ix]]] = {}
         self._entry: Block = func.regions[0].blocks[0]
         for op in self._entry.ops:  # reuse constants the function already has
-            if op.name == "arith.constant":
+            if op.name == arith.CONSTANT:
                 self._constants.setdefault((op.attributes["value"], op.results[0].type), op.results[0])
 
     # -- constants -------------------------------------------------------------------
@@ -55,14 +47,12 @@ class Emitter:
         key = (attr, type)
         value = self._constants.get(key)
         if value is None:
-            op = Operation("arith.constant", [], [type], {"value": attr}, pos=self.b.pos, loc=self.b.loc)
             index_ = 0
-            while index_ < len(self._entry.ops) and self._entry.ops[index_].name == "arith.constant":
+            while index_ < len(self._entry.ops) and self._entry.ops[index_].name == arith.CONSTANT:
                 index_ += 1
-            self._entry.insert(index_, op)
+            value = arith.constant(Builder(self._entry, index_, self.b.pos, self.b.loc), attr, type)
             if self.b.block is self._entry and self.b.index >= index_:
                 self.b.index += 1
-            value = op.results[0]
             self._constants[key] = value
         return value
 
@@ -76,42 +66,42 @@ class Emitter:
     def _binary(self, name: str, a: Ix, b: Ix, fold: Callable[[int, int], int]) -> Ix:
         if isinstance(a, int) and isinstance(b, int):
             return fold(a, b)
-        return self.b.value(name, [self.index(a), self.index(b)], index)
+        return arith.same_type(self.b, name, self.index(a), self.index(b))
 
     def add(self, a: Ix, b: Ix) -> Ix:
         if b == 0:
             return a
         if a == 0:
             return b
-        return self._binary("arith.addi", a, b, lambda x, y: x + y)
+        return self._binary(arith.ADDI, a, b, lambda x, y: x + y)
 
     def sub(self, a: Ix, b: Ix) -> Ix:
         if b == 0:
             return a
-        return self._binary("arith.subi", a, b, lambda x, y: x - y)
+        return self._binary(arith.SUBI, a, b, lambda x, y: x - y)
 
     def mul(self, a: Ix, b: Ix) -> Ix:
         if b == 1:
             return a
         if a == 1:
             return b
-        return self._binary("arith.muli", a, b, lambda x, y: x * y)
+        return self._binary(arith.MULI, a, b, lambda x, y: x * y)
 
     def floordiv(self, a: Ix, b: int) -> Ix:
         if b == 1:
             return a
-        return self._binary("arith.floordivsi", a, b, lambda x, y: x // y)
+        return self._binary(arith.FLOORDIVSI, a, b, lambda x, y: x // y)
 
     def ceildiv(self, a: Ix, b: int) -> Ix:
         if b == 1:
             return a
-        return self._binary("arith.ceildivsi", a, b, ceildiv)
+        return self._binary(arith.CEILDIVSI, a, b, ceildiv)
 
     def max(self, a: Ix, b: Ix) -> Ix:
-        return self._binary("arith.maxsi", a, b, max)
+        return self._binary(arith.MAXSI, a, b, max)
 
     def min(self, a: Ix, b: Ix) -> Ix:
-        return self._binary("arith.minsi", a, b, min)
+        return self._binary(arith.MINSI, a, b, min)
 
     def affine(self, terms: Sequence[tuple[int, Ix]], const: int = 0) -> Ix:
         """sum(c * x) + const, folded."""
@@ -139,7 +129,7 @@ class Emitter:
             known = list(ty.shape)  # type: ignore[arg-type]
             self.remember(t, known)
         if known[i] is None:
-            known[i] = self.b.value("tensor.dim", [t, self.index(i)], index)
+            known[i] = tensor.dim(self.b, t, self.index(i))
         return known[i]
 
     def shape(self, t: Value) -> list[Ix]:
@@ -159,7 +149,7 @@ class Emitter:
                 shape[i] = size
         if shape == list(ty.shape):
             return t
-        return self.b.value("tensor.cast", [t], RankedTensorType(tuple(shape), ty.element_type))
+        return tensor.cast(self.b, t, RankedTensorType(tuple(shape), ty.element_type))
 
     @staticmethod
     def tensor_type(shape: Sequence[Ix], element: Type) -> RankedTensorType:
@@ -168,20 +158,13 @@ class Emitter:
     # -- tensor ops -------------------------------------------------------------------------
     def empty(self, shape: Sequence[Ix], element: Type) -> Value:
         dynamic = [s for s in shape if isinstance(s, Value)]
-        return self.remember(self.b.value("tensor.empty", dynamic, self.tensor_type(shape, element)), shape)
+        return self.remember(tensor.empty(self.b, self.tensor_type(shape, element), dynamic), shape)
 
     def fill(self, value: Value, dest: Value) -> Value:
-        return self.structured("linalg.fill", [value], [dest])[0]
+        return self.structured(linalg.FILL, [value], [dest])[0]
 
     def zeros(self, shape: Sequence[Ix], element: Type) -> Value:
         return self.fill(self.float(0.0, element), self.empty(shape, element))
-
-    @staticmethod
-    def _mixed(items: Sequence[Ix]) -> tuple[DenseArrayAttr, list[Value]]:
-        dynamic = [x for x in items if isinstance(x, Value)]
-        if not dynamic:
-            return _i64_array(tuple(items)), dynamic
-        return DenseArrayAttr(i64, tuple(DYNAMIC_INDEX if isinstance(x, Value) else x for x in items)), dynamic
 
     def is_whole(self, t: Value, offsets: Sequence[Ix], sizes: Sequence[Ix], strides: Sequence[int]) -> bool:
         for o, s, st, dim in zip(offsets, sizes, strides, self.shape_no_emit(t)):
@@ -202,24 +185,12 @@ class Emitter:
             return src
         ty = src.type
         assert isinstance(ty, RankedTensorType)
-        attrs, dynamic = self._slice_attrs(offsets, sizes, strides)
-        op = self.b.create("tensor.extract_slice", [src, *dynamic[0], *dynamic[1], *dynamic[2]], [self.tensor_type(sizes, ty.element_type)], attrs)
-        op.properties = _segments(1, len(dynamic[0]), len(dynamic[1]), len(dynamic[2]))
-        return self.remember(op.results[0], sizes)
+        return self.remember(tensor.extract_slice(self.b, src, offsets, sizes, strides, self.tensor_type(sizes, ty.element_type)), sizes)
 
     def insert_slice(self, src: Value, dest: Value, offsets: Sequence[Ix], sizes: Sequence[Ix], strides: Sequence[int]) -> Value:
         if self.is_whole(dest, offsets, sizes, strides):
             return src
-        attrs, dynamic = self._slice_attrs(offsets, sizes, strides)
-        op = self.b.create("tensor.insert_slice", [src, dest, *dynamic[0], *dynamic[1], *dynamic[2]], [dest.type], attrs)
-        op.properties = _segments(1, 1, len(dynamic[0]), len(dynamic[1]), len(dynamic[2]))
-        return self._same_sizes(dest, op.results[0])
-
-    def _slice_attrs(self, offsets: Sequence[Ix], sizes: Sequence[Ix], strides: Sequence[int]) -> tuple[dict[str, Attribute], list[list[Value]]]:
-        o, od = self._mixed(offsets)
-        s, sd = self._mixed(sizes)
-        st, std = self._mixed(list(strides))
-        return {"static_offsets": o, "static_sizes": s, "static_strides": st}, [od, sd, std]
+        return self._same_sizes(dest, tensor.insert_slice(self.b, src, dest, offsets, sizes, strides))
 
     def pad(self, src: Value, low: Sequence[Ix], high: Sequence[Ix]) -> Value:
         """Zero-pad src (no-op when every pad is 0)."""
@@ -228,21 +199,13 @@ class Emitter:
         ty = src.type
         assert isinstance(ty, RankedTensorType)
         shape = [self.add(self.add(lo, d), hi) for lo, d, hi in zip(low, self.shape(src), high)]
-        lo_attr, lo_dyn = self._mixed(low)
-        hi_attr, hi_dyn = self._mixed(high)
-        body = Block([index] * ty.rank)
-        Builder(body).create("tensor.yield", [self.float(0.0, ty.element_type)])
-        op = self.b.create("tensor.pad", [src, *lo_dyn, *hi_dyn], [self.tensor_type(shape, ty.element_type)], {"static_low": lo_attr, "static_high": hi_attr}, [Region([body])])
-        op.properties = _segments(1, len(lo_dyn), len(hi_dyn))
-        return self.remember(op.results[0], shape)
+        zero = self.float(0.0, ty.element_type)
+        return self.remember(tensor.pad(self.b, src, low, high, self.tensor_type(shape, ty.element_type), zero), shape)
 
     def expand(self, src: Value, groups: Sequence[Sequence[int]], shape: Sequence[Ix]) -> Value:
         ty = src.type
         assert isinstance(ty, RankedTensorType)
-        static_, dynamic = self._mixed(shape)
-        attrs = {"reassociation": _reassociation(groups), "static_output_shape": static_}
-        result = self.b.value("tensor.expand_shape", [src, *dynamic], self.tensor_type(shape, ty.element_type), attrs)
-        return self.remember(result, shape)
+        return self.remember(tensor.expand_shape(self.b, src, groups, shape, self.tensor_type(shape, ty.element_type)), shape)
 
     def collapse(self, src: Value, groups: Sequence[Sequence[int]]) -> Value:
         ty = src.type
@@ -257,7 +220,7 @@ class Emitter:
                 for d in dims:
                     prod *= d  # type: ignore[operator]
                 shape.append(prod)
-        return self.b.value("tensor.collapse_shape", [src], RankedTensorType(tuple(shape), ty.element_type), {"reassociation": _reassociation(groups)})
+        return tensor.collapse_shape(self.b, src, groups, RankedTensorType(tuple(shape), ty.element_type))
 
     def _same_sizes(self, like: Value, v: Value) -> Value:
         known = self._known(like)
@@ -266,8 +229,7 @@ class Emitter:
     # -- linalg ---------------------------------------------------------------------------------
     def structured(self, name: str, ins: Sequence[Value], outs: Sequence[Value], attributes: Optional[dict[str, Attribute]] = None) -> list[Value]:
         """A linalg named op (fill, matmul, conv_*, transpose, ...)."""
-        op = self.b.create(name, [*ins, *outs], [v.type for v in outs], attributes or {})
-        op.properties = _segments(len(ins), len(outs))
+        op = linalg.named(self.b, name, ins, outs, attributes)
         return [self._same_sizes(o, r) for o, r in zip(outs, op.results)]
 
     def generic(
@@ -281,10 +243,8 @@ class Emitter:
         """`linalg.generic`; body(builder, block args) returns the yielded values."""
         block = Block([_element(v.type) for v in [*ins, *outs]])
         inner = Builder(block, pos=self.b.pos, loc=self.b.loc)
-        inner.create("linalg.yield", body(inner, list(block.args)))
-        attrs = {"indexing_maps": _maps_attr(tuple(maps)), "iterator_types": _iterators_attr(tuple(iterators))}
-        op = self.b.create("linalg.generic", [*ins, *outs], [v.type for v in outs], attrs, [Region([block])])
-        op.properties = _segments(len(ins), len(outs))
+        linalg.yield_(inner, body(inner, list(block.args)))
+        op = linalg.generic(self.b, ins, outs, maps, iterators, block)
         return [self._same_sizes(o, r) for o, r in zip(outs, op.results)]
 
     def reduce_sum(self, src: Value, reduced: Sequence[int], acc_type: FloatType) -> Value:
@@ -305,9 +265,9 @@ class Emitter:
         out = self.empty(self.shape(src), ty.element_type)
 
         def body(b: Builder, args: list[Value]) -> list[Value]:
-            at = [b.value("linalg.index", [], index, {"dim": IntegerAttr(i, i64)}) for i in range(ty.rank)]
-            at = [b.value("arith.subi", [last[i], x], index) if i in last else x for i, x in enumerate(at)]
-            return [b.value("tensor.extract", [src, *at], ty.element_type)]
+            at = [linalg.index(b, i) for i in range(ty.rank)]
+            at = [arith.same_type(b, arith.SUBI, last[i], x) if i in last else x for i, x in enumerate(at)]
+            return [tensor.extract(b, src, at)]
 
         return self.generic([], [out], [AffineMap.identity(ty.rank)], ["parallel"] * ty.rank, body)[0]
 
@@ -321,11 +281,11 @@ class Emitter:
         out = self.empty(shape, ty.element_type)
 
         def body(b: Builder, args: list[Value]) -> list[Value]:
-            at = [b.value("linalg.index", [], index, {"dim": IntegerAttr(i, i64)}) for i in range(ty.rank)]
+            at = [linalg.index(b, i) for i in range(ty.rank)]
             for i, (_, stride, _) in picks.items():
-                step = b.value("arith.muli", [at[i], b.value("arith.constant", [], index, {"value": IntegerAttr(stride, index)})], index) if stride != 1 else at[i]
-                at[i] = b.value("arith.subi", [firsts[i], step], index)
-            return [b.value("tensor.extract", [src, *at], ty.element_type)]
+                step = arith.same_type(b, arith.MULI, at[i], arith.constant(b, IntegerAttr(stride, index), index)) if stride != 1 else at[i]
+                at[i] = arith.same_type(b, arith.SUBI, firsts[i], step)
+            return [tensor.extract(b, src, at)]
 
         return self.generic([], [out], [AffineMap.identity(ty.rank)], ["parallel"] * ty.rank, body)[0]
 
@@ -338,9 +298,9 @@ class Emitter:
         out = self.empty(self.shape(src), element)
         src_t = ty.element_type
         assert isinstance(src_t, FloatType)
-        cast = "arith.truncf" if src_t.width > element.width else "arith.extf"
+        cast = arith.TRUNCF if src_t.width > element.width else arith.EXTF
         ident = AffineMap.identity(ty.rank)
-        return self.generic([src], [out], [ident, ident], ["parallel"] * ty.rank, lambda b, a: [b.value(cast, [a[0]], element)])[0]
+        return self.generic([src], [out], [ident, ident], ["parallel"] * ty.rank, lambda b, a: [arith.convert(b, cast, a[0], element)])[0]
 
     # -- torch boundary ----------------------------------------------------------------------------
     def to_builtin(self, v: Value) -> Value:
@@ -348,15 +308,15 @@ class Emitter:
         if isinstance(t, RankedTensorType):
             return v
         assert isinstance(t, ValueTensorType)
-        return self.b.value("torch_c.to_builtin_tensor", [v], builtin_tensor_type(t))
+        return torch_c.to_builtin(self.b, v, builtin_tensor_type(t))
 
     def from_builtin(self, v: Value, t: ValueTensorType) -> Value:
         """v as the torch tensor t, through a `tensor.cast` to t's builtin
         type first when v's static shape differs."""
         target = builtin_tensor_type(t)
         if v.type != target:
-            v = self.b.value("tensor.cast", [v], target)
-        return self.b.value("torch_c.from_builtin_tensor", [v], t)
+            v = tensor.cast(self.b, v, target)
+        return torch_c.from_builtin(self.b, v, t)
 
 
 def unit_groups(keep: Sequence[bool]) -> tuple[list[list[int]], list[int]]:
@@ -376,12 +336,12 @@ def unit_groups(keep: Sequence[bool]) -> tuple[list[list[int]], list[int]]:
 
 def extend(b: Builder, x: Value, t: Type) -> Value:
     """x as t: `arith.extf` when x is narrower (f16/bf16 into f32)."""
-    return x if x.type == t else b.value("arith.extf", [x], t)
+    return x if x.type == t else arith.convert(b, arith.EXTF, x, t)
 
 
 def add_extended(b: Builder, acc: Value, x: Value, t: Type) -> Value:
     """acc + x, with x extended to acc's type t first."""
-    return b.value("arith.addf", [acc, extend(b, x, t)], t)
+    return arith.same_type(b, arith.ADDF, acc, extend(b, x, t))
 
 
 # Attributes are immutable values: the lowerings make the same few many
@@ -394,42 +354,8 @@ def _tensor_type(shape: tuple[Optional[int], ...], element: Type) -> RankedTenso
     return RankedTensorType(shape, element)
 
 
-@functools.lru_cache(maxsize=4096)
-def _i64_array(values: tuple[int, ...]) -> DenseArrayAttr:
-    return DenseArrayAttr(i64, values)
-
-
-def _segments(*sizes: int) -> dict[str, Attribute]:
-    """The properties of an op with operand segments of these sizes."""
-    return {"operandSegmentSizes": _segment_sizes(sizes)}
-
-
-@functools.lru_cache(maxsize=256)
-def _segment_sizes(sizes: tuple[int, ...]) -> DenseArrayAttr:
-    return DenseArrayAttr(i32, sizes)
-
-
-@functools.lru_cache(maxsize=4096)
-def _maps_attr(maps: tuple[AffineMap, ...]) -> ArrayAttr:
-    return ArrayAttr(tuple(AffineMapAttr(m) for m in maps))
-
-
-@functools.lru_cache(maxsize=256)
-def _iterators_attr(iterators: tuple[str, ...]) -> ArrayAttr:
-    return ArrayAttr(tuple(StringAttr(i) for i in iterators))
-
-
 def _element(t: Type) -> Type:
     return t.element_type if isinstance(t, RankedTensorType) else t
-
-
-def _reassociation(groups: Sequence[Sequence[int]]) -> ArrayAttr:
-    return _reassociation_attr(tuple(tuple(g) for g in groups))
-
-
-@functools.lru_cache(maxsize=1024)
-def _reassociation_attr(groups: tuple[tuple[int, ...], ...]) -> ArrayAttr:
-    return ArrayAttr(tuple(ArrayAttr(tuple(IntegerAttr(i, i64) for i in g)) for g in groups))
 
 
 def _same(a: Ix, b: Optional[Ix]) -> bool:

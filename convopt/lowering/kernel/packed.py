@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional
 
-from ...ir.attributes import DenseArrayAttr
+from ...dialects import linalg
 from ...ir.core import Value
-from ...ir.types import FloatType, i32, i64, ranked
+from ...ir.types import FloatType, ranked
 from .device import cpu_flags, read_host_flags
 from .emit import Emitter, ceildiv
 
@@ -162,14 +162,8 @@ def _pack(em: Emitter, src: Value, inner_dims: tuple[int, int], tiles: tuple[int
     outer = [ceildiv(shape[inner_dims[0]], tiles[0]), ceildiv(shape[inner_dims[1]], tiles[1])]  # type: ignore[arg-type]
     dest = em.empty(outer + list(tiles), t.element_type)
     pad = any(shape[d] % s for d, s in zip(inner_dims, tiles))  # type: ignore[operator]
-    operands = [src, dest] + ([em.float(0.0, t.element_type)] if pad else [])
-    op = em.b.create("linalg.pack", operands, [dest.type])
-    perm = DenseArrayAttr(i64, inner_dims)
-    op.properties = {
-        "inner_dims_pos": perm, "operandSegmentSizes": DenseArrayAttr(i32, (1, 1, int(pad), 0)), "outer_dims_perm": perm,
-        "static_inner_tiles": DenseArrayAttr(i64, tiles),
-    }
-    return op.results[0]
+    padding = em.float(0.0, t.element_type) if pad else None
+    return linalg.pack(em.b, src, dest, padding, inner_dims, inner_dims, tiles)
 
 
 def packed_matmul(em: Emitter, lhs: Value, rhs: Value, acc_type: FloatType, plan: PackPlan) -> Value:
@@ -184,9 +178,7 @@ def packed_matmul(em: Emitter, lhs: Value, rhs: Value, acc_type: FloatType, plan
         b4 = _pack(em, rhs, (1, 0), (plan.n0, plan.k0))
     rows, cols = em.shape(a4)[0], em.shape(b4)[0]
     acc = em.zeros([rows, cols, plan.m0, plan.n0], acc_type)
-    c4 = em.structured("linalg.mmt4d", [a4, b4], [acc])[0]
+    c4 = em.structured(linalg.MMT4D, [a4, b4], [acc])[0]
     dest = em.empty([m, n], acc_type)
-    op = em.b.create("linalg.unpack", [c4, dest], [dest.type])
     dims = (1, 0) if plan.swapped else (0, 1)  # swapped: c4's outer and tile dims are (n, m)
-    op.properties = {"inner_dims_pos": DenseArrayAttr(i64, dims), "outer_dims_perm": DenseArrayAttr(i64, dims), "static_inner_tiles": DenseArrayAttr(i64, (plan.m0, plan.n0))}
-    return op.results[0]
+    return linalg.unpack(em.b, c4, dest, dims, dims, (plan.m0, plan.n0))

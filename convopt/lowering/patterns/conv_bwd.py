@@ -25,6 +25,8 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 from ...diagnostics import position_of
+from ...dialects import definition, torch
+from ...dialects.func import FUNC
 from ...ir.builder import Builder
 from ...ir.core import Operation, Value
 from ...ir.types import FloatType, ValueTensorType, ranked
@@ -114,7 +116,7 @@ def finish(em: Emitter, acc: Value, dtype: FloatType, like: object) -> Value:
 def lower_conv_backward(op: Operation, rewriter: Rewriter, choices: KernelChoices = DEFAULT_CHOICES, stats: Optional[list[str]] = None) -> None:
     cb = read_conv_backward(op)
     spec = cb.spec
-    func = op.ancestor("func.func")
+    func = op.ancestor(FUNC)
     assert func is not None
     em = Emitter(Builder.before(op), func)
     if cb.empty:
@@ -174,7 +176,7 @@ def replace_results(op: Operation, values: list[Optional[Value]], rewriter: Rewr
     builder = Builder.before(op)
     for i, result in enumerate(op.results):
         if values[i] is None and result.has_uses():
-            values[i] = builder.value("torch.constant.none", [], result.type)
+            values[i] = builder.value(torch.CONSTANT_NONE, [], result.type)
     rewriter.replace_op(op, values)
 
 
@@ -182,7 +184,7 @@ def replace_results(op: Operation, values: list[Optional[Value]], rewriter: Rewr
 class LowerConvBwd(KernelPattern):
     """convolution_backward directly to kernels (one per requested gradient)."""
 
-    root = CONV_BWD
+    root = definition(CONV_BWD)
 
     def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
         lower_conv_backward(op, rewriter, self.choices, self.stats)
@@ -193,7 +195,7 @@ class LowerConvBwd(KernelPattern):
 class ConvBwdToLinalg(KernelPass):
     NAME = "convopt-conv-bwd-to-linalg"
     SUMMARY = "Lower torch.aten.convolution_backward directly to linalg.generic (no flip copy, no zero insertion)"
-    ANCHOR = "func.func"
+    ANCHOR = FUNC
 
     def run(self, op: Operation, ctx: PassContext) -> None:
         before = self.packed_ops(op)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Optional
+from typing import Any, Optional
 
 from ...diagnostics import ConvoptError, Diagnostic, position_of
+from ...dialects import torch
 from ...ir.attributes import IntegerAttr
 from ...ir.core import Operation, Value
 from ...ir.types import FloatType, Type, ValueTensorType, vtensor
@@ -21,8 +22,8 @@ SUPPORTED_DTYPES = ("f16", "bf16", "f32", "f64")
 PYTORCH_MIXED = {("f32", "f16"), ("f32", "bf16"), ("bf16", "f32")}
 """(input, weight) element types that PyTorch's CPU kernels take mixed."""
 
-CONV_BWD = "torch.aten.convolution_backward"
-CONV = "torch.aten.convolution"
+CONV_BWD = torch.CONVOLUTION_BACKWARD
+CONV = torch.CONVOLUTION
 
 
 def unsupported(op: Operation, why: str) -> ConvoptError:
@@ -35,7 +36,7 @@ def invalid(op: Operation, why: str) -> ConvoptError:
 
 def constant_int(v: Value) -> Optional[int]:
     op = v.owner
-    if op is not None and op.name == "torch.constant.int":
+    if op is not None and op.name == torch.CONSTANT_INT:
         attr = op.attributes.get("value")
         return attr.value if isinstance(attr, IntegerAttr) else None
     return None
@@ -43,19 +44,19 @@ def constant_int(v: Value) -> Optional[int]:
 
 def constant_bool(v: Value) -> Optional[bool]:
     op = v.owner
-    if op is not None and op.name == "torch.constant.bool":
+    if op is not None and op.name == torch.CONSTANT_BOOL:
         attr = op.attributes.get("value")
         return bool(attr.value) if isinstance(attr, IntegerAttr) else None
     return None
 
 
 def is_none(v: Value) -> bool:
-    return v.owner is not None and v.owner.name == "torch.constant.none"
+    return v.owner is not None and v.owner.name == torch.CONSTANT_NONE
 
 
 def constant_list(v: Value, element=constant_int) -> Optional[list]:
     op = v.owner
-    if op is None or op.name != "torch.prim.ListConstruct":
+    if op is None or op.name != torch.LIST_CONSTRUCT:
         return None
     items = [element(x) for x in op.operands]
     return None if any(i is None for i in items) else items
@@ -120,16 +121,16 @@ def _int_list(op: Operation, v: Value, name: str, rank: int) -> tuple[int, ...]:
     return tuple(values)
 
 
-def read_conv(
-    op: Operation, x: Value, w: Value, stride: Value, padding: Value, dilation: Value, transposed_v: Value, output_padding: Value, groups_v: Value,
-) -> ConvSpec:
-    """Shared reading of the convolution parameters of both ops.  Any size
+def read_conv(op: Operation, args: Any) -> ConvSpec:
+    """Shared reading of the convolution parameters of both ops, from their
+    operands by name (`torch.args(op)`: input, weight, stride, padding,
+    dilation, transposed, output_padding, groups).  Any size
     may be dynamic (`?`, the weight's kernel and channels too); stride,
     padding, dilation, output_padding, groups and `transposed` must be
     constants.  A channel count the weight leaves dynamic is taken from the
     input where that is static."""
-    xt = _shaped(op, x, "the input")
-    wt = _shaped(op, w, "the weight")
+    xt = _shaped(op, args.input, "the input")
+    wt = _shaped(op, args.weight, "the weight")
     dtype = _dtype(op, xt)
     if wt.dtype != dtype:
         if (str(xt.dtype), str(wt.dtype)) in PYTORCH_MIXED:
@@ -140,16 +141,16 @@ def read_conv(
         raise unsupported(op, f"tensors of rank {nd + 2} (1, 2 or 3 spatial dims, ranks 3-5, are supported)")
     if len(wt.shape) != nd + 2:  # type: ignore[arg-type]
         raise invalid(op, f"expects input and weight of the same rank, got {nd + 2} and {len(wt.shape)}")  # type: ignore[arg-type]
-    transposed = constant_bool(transposed_v)
+    transposed = constant_bool(args.transposed)
     if transposed is None:
         raise unsupported(op, "non-constant 'transposed' flag")
-    groups = constant_int(groups_v)
+    groups = constant_int(args.groups)
     if groups is None:
         raise unsupported(op, "non-constant 'groups'")
-    s = _int_list(op, stride, "stride", nd)
-    p = _int_list(op, padding, "padding", nd)
-    d = _int_list(op, dilation, "dilation", nd)
-    op_pad = _int_list(op, output_padding, "output_padding", nd)
+    s = _int_list(op, args.stride, "stride", nd)
+    p = _int_list(op, args.padding, "padding", nd)
+    d = _int_list(op, args.dilation, "dilation", nd)
+    op_pad = _int_list(op, args.output_padding, "output_padding", nd)
     if any(v < 1 for v in s) or any(v < 1 for v in d):
         raise invalid(op, f"expects stride and dilation >= 1, got stride {list(s)} and dilation {list(d)}")
     if any(v < 0 for v in p) or any(v < 0 for v in op_pad):
@@ -289,8 +290,9 @@ class ConvBackward:
 def read_conv_backward(op: Operation) -> ConvBackward:
     if len(op.operands) != 11 or len(op.results) != 3:
         raise invalid(op, f"expects 11 operands and 3 results, got {len(op.operands)} and {len(op.results)}")
-    go, x, w, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, mask_v = op.operands
-    spec = read_conv(op, x, w, stride, padding, dilation, transposed, output_padding, groups)
+    args = torch.args(op)
+    go, x, w, bias_sizes, mask_v = args.grad_output, args.input, args.weight, args.bias_sizes, args.output_mask
+    spec = read_conv(op, args)
     got = _shaped(op, go, "grad_output")
     if got.dtype != spec.dtype:
         raise invalid(op, f"expects grad_output of element type {spec.dtype}, got {got.dtype}")

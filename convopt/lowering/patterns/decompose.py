@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ...diagnostics import DiagnosticEngine
+from ...dialects import definition
+from ...dialects.func import FUNC
 from ...ir.builder import Builder
 from ...ir.core import Operation, Value
 from ...ir.types import ValueTensorType, vtensor
@@ -44,7 +46,7 @@ from ...rewrite import RewritePattern, Rewriter, apply_patterns
 from .conv_bwd import replace_results
 from .conv_spec import CONV_BWD, conv_output_size, read_conv_backward, wanted_results
 from .empty import decompose_empty
-from .legality import TARGETS, describe, target_rejects
+from .legality import CONV_BWD_KIND, TARGETS, describe, target_rejects
 from .options import ERASE_DEAD, KernelPass
 from .torch_emit import TorchEmitter
 from .torch_to_linalg import torch_to_linalg_patterns
@@ -119,7 +121,7 @@ class DecomposeConvBwdPattern(RewritePattern):
     """Decompose a convolution_backward the backend does not take (with a
     remark saying why, or why it stays)."""
 
-    root = CONV_BWD
+    root = definition(CONV_BWD)
     legal_kinds: frozenset[str]
     target: str
     diagnostics: DiagnosticEngine
@@ -127,8 +129,8 @@ class DecomposeConvBwdPattern(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
         spec = read_conv_backward(op).spec
         why: Optional[str] = None
-        if "aten.convolution_backward" not in self.legal_kinds:
-            why = "aten.convolution_backward is not a backend-legal op"
+        if CONV_BWD_KIND not in self.legal_kinds:
+            why = f"{CONV_BWD_KIND} is not a backend-legal op"
         else:
             why = target_rejects(self.target, spec)
         if why is None:
@@ -143,7 +145,7 @@ class DecomposeConvBwdPattern(RewritePattern):
 class DecomposeConvBwd(KernelPass):
     NAME = "convopt-decompose-conv-bwd"
     SUMMARY = "Decompose the torch.aten.convolution_backward ops a backend does not take into aten.convolution and aten.sum.dim_IntList"
-    ANCHOR = "func.func"
+    ANCHOR = FUNC
 
     legal_ops: Optional[tuple[str, ...]] = field(default=None, metadata={"doc": "op names the backend takes as they are (e.g. aten.convolution_backward); default: the target's"})
     target: Optional[str] = field(default=None, metadata={"doc": "capability profile deciding legality per op: linalg|rocmlir"})
@@ -160,7 +162,7 @@ class DecomposeConvBwd(KernelPass):
         if self.legal_ops is not None:
             kinds: tuple[str, ...] = self.legal_ops
         else:
-            kinds = ("aten.convolution_backward",) if self.target is not None else ()
+            kinds = (CONV_BWD_KIND,) if self.target is not None else ()
         return {k.removeprefix("torch.") for k in kinds}
 
     def run(self, op: Operation, ctx: PassContext) -> None:

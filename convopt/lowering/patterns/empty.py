@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Optional
 
+from ...dialects import torch
 from ...ir.core import Value
 from ...ir.types import FloatType, Type, ValueTensorType, vtensor
 from ..kernel.emit import Emitter, Ix
@@ -82,4 +83,4 @@ def aten_zeros(t: TorchEmitter, sizes: Sequence[IntLike], result: ValueTensorTyp
     device and pin_memory unset)."""
     assert isinstance(result.dtype, FloatType)
     dtype = t.const_int(TORCH_SCALAR_TYPES[result.dtype.name])
-    return t.b.value("torch.aten.zeros", [t.int_list(sizes), dtype, none, none, none], result)
+    return t.b.value(torch.ZEROS, [t.int_list(sizes), dtype, none, none, none], result)

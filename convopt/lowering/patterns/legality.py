@@ -15,9 +15,13 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ...dialects.torch import CONVOLUTION_BACKWARD
 from .conv_spec import ConvSpec
 
-DEFAULT_LEGAL_OPS = ("aten.convolution_backward",)
+CONV_BWD_KIND = CONVOLUTION_BACKWARD.removeprefix("torch.")
+"""`aten.convolution_backward`: the op kind as backend-legal-ops names it."""
+
+DEFAULT_LEGAL_OPS = (CONV_BWD_KIND,)
 TARGETS = ("linalg", "rocmlir")
 
 

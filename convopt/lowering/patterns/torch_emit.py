@@ -7,6 +7,7 @@ import math
 from collections.abc import Sequence
 from typing import Union
 
+from ...dialects import torch
 from ...ir.attributes import IntegerAttr
 from ...ir.builder import Builder
 from ...ir.core import Operation, Value
@@ -55,22 +56,22 @@ class TorchEmitter:
         if isinstance(v, Value):
             return v
         if v not in self._ints:
-            self._ints[v] = self.b.value("torch.constant.int", [], TORCH_INT, {"value": IntegerAttr(v, i64)})
+            self._ints[v] = self.b.value(torch.CONSTANT_INT, [], TORCH_INT, {"value": IntegerAttr(v, i64)})
         return self._ints[v]
 
     def const_bool(self, v: bool) -> Value:
         if v not in self._bools:
-            self._bools[v] = self.b.value("torch.constant.bool", [], TORCH_BOOL, {"value": IntegerAttr(int(v), i1)})
+            self._bools[v] = self.b.value(torch.CONSTANT_BOOL, [], TORCH_BOOL, {"value": IntegerAttr(int(v), i1)})
         return self._bools[v]
 
     def none(self) -> Value:
-        return self.b.value("torch.constant.none", [], TORCH_NONE)
+        return self.b.value(torch.CONSTANT_NONE, [], TORCH_NONE)
 
     def int_list(self, values: Sequence[IntLike]) -> Value:
-        return self.b.value("torch.prim.ListConstruct", [self.const_int(v) for v in values], TORCH_INT_LIST)
+        return self.b.value(torch.LIST_CONSTRUCT, [self.const_int(v) for v in values], TORCH_INT_LIST)
 
     def bool_list(self, values: Sequence[bool]) -> Value:
-        return self.b.value("torch.prim.ListConstruct", [self.const_bool(v) for v in values], TORCH_BOOL_LIST)
+        return self.b.value(torch.LIST_CONSTRUCT, [self.const_bool(v) for v in values], TORCH_BOOL_LIST)
 
     # -- tensor ops ---------------------------------------------------------------------
     def size(self, t: Value, dim: int) -> IntLike:
@@ -78,13 +79,13 @@ class TorchEmitter:
         static = _shape(t)[dim]
         if static is not None:
             return static
-        return self.b.value("torch.aten.size.int", [t, self.const_int(dim)], TORCH_INT)
+        return self.b.value(torch.SIZE_INT, [t, self.const_int(dim)], TORCH_INT)
 
     def permute(self, t: Value, perm: Sequence[int]) -> Value:
         if list(perm) == list(range(len(perm))):
             return t
         shape = _shape(t)
-        return self.b.value("torch.aten.permute", [t, self.int_list(list(perm))], _like(t, [shape[p] for p in perm]))
+        return self.b.value(torch.PERMUTE, [t, self.int_list(list(perm))], _like(t, [shape[p] for p in perm]))
 
     def unflatten(self, t: Value, dim: int, sizes: Sequence[int]) -> Value:
         """Split dim into `sizes` (constants; one of them may be -1, the size
@@ -95,7 +96,7 @@ class TorchEmitter:
         whole, known = shape[dim], -math.prod(sizes)
         split: list[Dim] = [s if s != -1 else (whole // known if whole is not None else None) for s in sizes]
         result = shape[:dim] + split + shape[dim + 1 :]
-        return self.b.value("torch.aten.unflatten.int", [t, self.const_int(dim), self.int_list(list(sizes))], _like(t, result))
+        return self.b.value(torch.UNFLATTEN, [t, self.const_int(dim), self.int_list(list(sizes))], _like(t, result))
 
     def flatten(self, t: Value, start: int, end: int) -> Value:
         if start == end:
@@ -108,7 +109,7 @@ class TorchEmitter:
             for d in dims:
                 merged *= d  # type: ignore[operator]
         result = shape[:start] + [merged] + shape[end + 1 :]
-        return self.b.value("torch.aten.flatten.using_ints", [t, self.const_int(start), self.const_int(end)], _like(t, result))
+        return self.b.value(torch.FLATTEN, [t, self.const_int(start), self.const_int(end)], _like(t, result))
 
     def slice(self, t: Value, dim: int, start: int, end: IntLike) -> Value:
         """t[..., start:end, ...] along dim (step 1)."""
@@ -120,7 +121,7 @@ class TorchEmitter:
         if isinstance(end, int):
             size = (end if current is None else min(end, current)) - start
         shape[dim] = size
-        return self.b.value("torch.aten.slice.Tensor", [t, self.const_int(dim), self.const_int(start), self.const_int(end), self.const_int(1)], _like(t, shape))
+        return self.b.value(torch.SLICE_TENSOR, [t, self.const_int(dim), self.const_int(start), self.const_int(end), self.const_int(1)], _like(t, shape))
 
     def convolution(
         self,
@@ -154,17 +155,17 @@ class TorchEmitter:
             self.int_list(list(output_padding)),
             self.const_int(groups),
         ]
-        return self.b.value("torch.aten.convolution", operands, _like(x, [xs[0], out_channels, *spatial]))
+        return self.b.value(torch.CONVOLUTION, operands, _like(x, [xs[0], out_channels, *spatial]))
 
     def sum(self, t: Value, dims: Sequence[int]) -> Value:
         shape = _shape(t)
         keep = [s for i, s in enumerate(shape) if i not in dims]
-        return self.b.value("torch.aten.sum.dim_IntList", [t, self.int_list(list(dims)), self.const_bool(False), self.none()], _like(t, keep))
+        return self.b.value(torch.SUM_DIM, [t, self.int_list(list(dims)), self.const_bool(False), self.none()], _like(t, keep))
 
     def static_info_cast(self, t: Value, target: ValueTensorType) -> Value:
         if t.type == target:
             return t
-        return self.b.value("torch.tensor_static_info_cast", [t], target)
+        return self.b.value(torch.STATIC_INFO_CAST, [t], target)
 
 
 class _Recorder:

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ...diagnostics import position_of
+from ...dialects import OpDef, definition, linalg, torch, torch_c
+from ...dialects.func import FUNC
 from ...ir.affine import AffineMap, d
 from ...ir.attributes import DenseArrayAttr
 from ...ir.builder import Builder
@@ -44,14 +46,14 @@ from .options import ERASE_DEAD, KernelPass, KernelPattern
 
 
 def _emitter(op: Operation) -> Emitter:
-    func = op.ancestor("func.func")
+    func = op.ancestor(FUNC)
     assert func is not None
     return Emitter(Builder.before(op), func)
 
 
 def _builtin(em: Emitter, v: Value) -> Value:
     op = v.owner
-    if op is not None and op.name == "torch_c.from_builtin_tensor":
+    if op is not None and op.name == torch_c.FROM_BUILTIN_TENSOR:
         return op.operands[0]
     t = v.type
     if not isinstance(t, ValueTensorType) or t.shape is None or t.dtype is None:
@@ -72,10 +74,11 @@ def int_operand(em: Emitter, v: Value) -> Optional[Ix]:
     if c is not None:
         return c
     op = v.owner
-    if op is not None and op.name == "torch.aten.size.int":
-        dim = constant_int(op.operands[1])
+    if op is not None and op.name == torch.SIZE_INT:
+        size = torch.args(op)
+        dim = constant_int(size.dim)
         if dim is not None:
-            t = _builtin(em, op.operands[0])
+            t = _builtin(em, size.self)
             return em.dim(t, dim % ranked(t.type).rank)
     return None
 
@@ -89,9 +92,10 @@ def _folded_slices(op: Operation, rank: int) -> list[Operation]:
     value = op.results[0]
     while len(value.uses) == 1:
         user = value.uses[0][0]
-        if user.name != "torch.aten.slice.Tensor" or value.uses[0][1] != 0:
+        if user.name != torch.SLICE_TENSOR or value.uses[0][1] != 0:
             break
-        dim, start, step = (constant_int(user.operands[i]) for i in (1, 2, 4))
+        sl = torch.args(user)
+        dim, start, step = constant_int(sl.dim), constant_int(sl.start), constant_int(sl.step)
         if dim is None or not 2 <= dim % rank or start != 0 or step != 1:
             break
         chain.append(user)
@@ -118,10 +122,11 @@ def _output_sizes(em: Emitter, spec: ConvSpec, xb: Value, kernel: list[Ix]) -> l
 def _cut_by_slices(em: Emitter, op: Operation, out: list[Ix], slices: list[Operation], rank: int) -> None:
     """Shrink the output sizes to the ends of the folded slices."""
     for sl in slices:
-        end = int_operand(em, sl.operands[3])
+        args = torch.args(sl)
+        end = int_operand(em, args.end)
         if end is None:
             raise unsupported(sl, "slice end that is neither constant nor a tensor size")
-        i = constant_int(sl.operands[1]) % rank - 2  # type: ignore[operator]
+        i = constant_int(args.dim) % rank - 2  # type: ignore[operator]
         out[i] = em.min(out[i], end) if end != out[i] else out[i]
     for i, size in enumerate(out):
         if isinstance(size, int) and size < 1:
@@ -153,9 +158,9 @@ def convolution_request(em: Emitter, spec: ConvSpec, xb: Value, wb: Value, kerne
 def lower_convolution(em: Emitter, op: Operation, choices: KernelChoices, stats: Optional[list[str]]) -> tuple[Value, list[Operation]]:
     """The convolution (and the slices folded into it, returned) as a
     builtin tensor of its element type."""
-    x, w, bias, stride, padding, dilation, transposed, output_padding, groups = op.operands
-    spec = read_conv(op, x, w, stride, padding, dilation, transposed, output_padding, groups)
-    xb, wb = _builtin(em, x), _builtin(em, w)
+    args = torch.args(op)
+    spec = read_conv(op, args)
+    xb, wb = _builtin(em, args.input), _builtin(em, args.weight)
     G = spec.groups
     # A channel count known statically on one side is made static on both.
     known_ca, known_cb = spec.group_channels()
@@ -169,8 +174,8 @@ def lower_convolution(em: Emitter, op: Operation, choices: KernelChoices, stats:
     _cut_by_slices(em, op, out, slices, rank)
     req = convolution_request(em, spec, xb, wb, kernel, out, choices)
     acc, kstats = emit_kernel(em, req)
-    if not is_none(bias):
-        acc = _add_bias(em, acc, _builtin(em, bias), req.acc_type)
+    if not is_none(args.bias):
+        acc = _add_bias(em, acc, _builtin(em, args.bias), req.acc_type)
     if stats is not None:
         stats.append(f"{position_of(op)}: torch.aten.convolution ({req.kind}): form={kstats.form} ops={kstats.ops} executed_macs={kstats.executed or 'dynamic'}")
     return em.convert_elements(acc, spec.dtype), slices
@@ -180,7 +185,7 @@ def lower_convolution(em: Emitter, op: Operation, choices: KernelChoices, stats:
 class LowerConvolution(KernelPattern):
     """aten.convolution (and the slices it feeds alone) to a kernel."""
 
-    root = CONV
+    root = definition(CONV)
 
     def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
         em = _emitter(op)
@@ -202,16 +207,17 @@ def _add_bias(em: Emitter, acc: Value, bias: Value, acc_type: FloatType) -> Valu
 # --- shape ops and sums ------------------------------------------------------------------------
 
 def lower_slice(em: Emitter, op: Operation) -> Value:
-    src = _builtin(em, op.operands[0])
+    args = torch.args(op)
+    src = _builtin(em, args.self)
     rank = ranked(src.type).rank
-    dim = constant_int(op.operands[1])
-    step = constant_int(op.operands[4])
+    dim = constant_int(args.dim)
+    step = constant_int(args.step)
     if dim is None or step is None or step < 1:
         raise unsupported(op, "slice with a non-constant dim or a step that is not a positive constant")
     dim %= rank
     size = em.dim(src, dim)
-    start: Ix = 0 if is_none(op.operands[2]) else int_operand(em, op.operands[2])  # type: ignore[assignment]
-    end: Ix = size if is_none(op.operands[3]) else int_operand(em, op.operands[3])  # type: ignore[assignment]
+    start: Ix = 0 if is_none(args.start) else int_operand(em, args.start)  # type: ignore[assignment]
+    end: Ix = size if is_none(args.end) else int_operand(em, args.end)  # type: ignore[assignment]
     if start is None or end is None:
         raise unsupported(op, "slice bounds that are neither constants nor tensor sizes")
     if isinstance(start, int) and start < 0:
@@ -229,21 +235,23 @@ def lower_slice(em: Emitter, op: Operation) -> Value:
 
 
 def lower_permute(em: Emitter, op: Operation) -> Value:
-    src = _builtin(em, op.operands[0])
-    perm = constant_list(op.operands[1])
+    args = torch.args(op)
+    src = _builtin(em, args.self)
+    perm = constant_list(args.dims)
     if perm is None:
         raise unsupported(op, "non-constant permutation")
     rank = ranked(src.type).rank
     perm = [p % rank for p in perm]
     shape = em.shape(src)
     out = em.empty([shape[p] for p in perm], ranked(src.type).element_type)
-    result = em.structured("linalg.transpose", [src], [out], {"permutation": DenseArrayAttr(i64, tuple(perm))})[0]
+    result = em.structured(linalg.TRANSPOSE, [src], [out], {"permutation": DenseArrayAttr(i64, tuple(perm))})[0]
     return result
 
 
 def lower_unflatten(em: Emitter, op: Operation) -> Value:
-    src = _builtin(em, op.operands[0])
-    dim, sizes = constant_int(op.operands[1]), constant_list(op.operands[2])
+    args = torch.args(op)
+    src = _builtin(em, args.self)
+    dim, sizes = constant_int(args.dim), constant_list(args.sizes)
     if dim is None or sizes is None or any(s < -1 for s in sizes) or sizes.count(-1) > 1:
         raise unsupported(op, "unflatten with non-constant dim or sizes")
     rank = ranked(src.type).rank
@@ -257,8 +265,9 @@ def lower_unflatten(em: Emitter, op: Operation) -> Value:
 
 
 def lower_flatten(em: Emitter, op: Operation) -> Value:
-    src = _builtin(em, op.operands[0])
-    start, end = constant_int(op.operands[1]), constant_int(op.operands[2])
+    args = torch.args(op)
+    src = _builtin(em, args.self)
+    start, end = constant_int(args.start_dim), constant_int(args.end_dim)
     if start is None or end is None:
         raise unsupported(op, "flatten with non-constant dims")
     rank = ranked(src.type).rank
@@ -269,10 +278,11 @@ def lower_flatten(em: Emitter, op: Operation) -> Value:
 
 def lower_sum(em: Emitter, op: Operation) -> Value:
     """y[kept dims] = sum over the listed dims (f16/bf16 summed in f32)."""
-    src = _builtin(em, op.operands[0])
-    dims = constant_list(op.operands[1])
-    keepdim = constant_bool(op.operands[2])
-    if dims is None or keepdim is None or not is_none(op.operands[3]):
+    args = torch.args(op)
+    src = _builtin(em, args.self)
+    dims = constant_list(args.dim)
+    keepdim = constant_bool(args.keepdim)
+    if dims is None or keepdim is None or not is_none(args.dtype):
         raise unsupported(op, "sum.dim_IntList with non-constant dims or keepdim, or a dtype")
     t = src.type
     assert isinstance(t, RankedTensorType) and isinstance(t.element_type, FloatType)
@@ -302,7 +312,7 @@ def lower_zeros(em: Emitter, op: Operation) -> Value:
 
 
 def lower_static_info_cast(em: Emitter, op: Operation) -> Value:
-    return _builtin(em, op.operands[0])
+    return _builtin(em, torch.args(op).operand)
 
 
 @dataclass(frozen=True)
@@ -311,7 +321,7 @@ class LowerToBuiltin(RewritePattern):
     handed back through torch_c.from_builtin_tensor."""
 
     lower: Callable[[Emitter, Operation], Value]
-    root: str = ""
+    root: OpDef
 
     def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
         em = _emitter(op)
@@ -321,13 +331,13 @@ class LowerToBuiltin(RewritePattern):
 
 
 SHAPE_LOWERINGS: dict[str, Callable[[Emitter, Operation], Value]] = {
-    "torch.aten.slice.Tensor": lower_slice,
-    "torch.aten.permute": lower_permute,
-    "torch.aten.unflatten.int": lower_unflatten,
-    "torch.aten.flatten.using_ints": lower_flatten,
-    "torch.aten.sum.dim_IntList": lower_sum,
-    "torch.aten.zeros": lower_zeros,
-    "torch.tensor_static_info_cast": lower_static_info_cast,
+    torch.SLICE_TENSOR: lower_slice,
+    torch.PERMUTE: lower_permute,
+    torch.UNFLATTEN: lower_unflatten,
+    torch.FLATTEN: lower_flatten,
+    torch.SUM_DIM: lower_sum,
+    torch.ZEROS: lower_zeros,
+    torch.STATIC_INFO_CAST: lower_static_info_cast,
 }
 
 
@@ -335,14 +345,14 @@ def torch_to_linalg_patterns(choices: KernelChoices = DEFAULT_CHOICES, stats: Op
     """The patterns of convopt-torch-to-linalg: aten.convolution with the
     kernel options, the shape ops and sums."""
     patterns: list[RewritePattern] = [LowerConvolution(choices=choices, stats=stats)]
-    return patterns + [LowerToBuiltin(root=name, lower=fn) for name, fn in SHAPE_LOWERINGS.items()]
+    return patterns + [LowerToBuiltin(root=definition(name), lower=fn) for name, fn in SHAPE_LOWERINGS.items()]
 
 
 @dataclass(frozen=True)
 class TorchToLinalg(KernelPass):
     NAME = "convopt-torch-to-linalg"
     SUMMARY = "Lower aten.convolution, aten.sum.dim_IntList and the shape ops of the decomposition to linalg"
-    ANCHOR = "func.func"
+    ANCHOR = FUNC
 
     def run(self, op: Operation, ctx: PassContext) -> None:
         before = self.packed_ops(op)
