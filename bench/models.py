@@ -98,6 +98,7 @@ MODELS_DIR = HERE.parent / "test" / "models"
 sys.path.insert(0, str(MODELS_DIR))
 sys.path.insert(0, str(HERE.parent / "test" / "e2e"))  # harness: one convolution_backward as torch IR (--ops)
 
+from load import QUIET, OthersBusy, wait_quiet  # noqa: E402
 from model_zoo import _CONVS, MODELS, ModelSpec  # noqa: E402
 
 BIN = Path(sys.executable).parent
@@ -236,51 +237,7 @@ def iree_config(threads: int):
     return _CONFIG[0]
 
 
-def _cpu_ticks() -> tuple[int, int, int]:
-    """(machine busy ticks, machine total ticks, this process's ticks)."""
-    with open("/proc/stat") as f:
-        vals = [int(v) for v in f.readline().split()[1:]]
-    t = os.times()
-    mine = round((t.user + t.system + t.children_user + t.children_system) * os.sysconf("SC_CLK_TCK"))
-    total = sum(vals[:8])  # guest time is already in user
-    return total - vals[3] - vals[4], total, mine
-
-
-class OthersBusy:
-    """Share of the machine's CPU that other processes kept busy between
-    start() and value() (this process's own CPU time taken out)."""
-
-    t0: Optional[tuple[int, int, int]] = None
-
-    def start(self) -> OthersBusy:
-        try:
-            self.t0 = _cpu_ticks()
-        except (OSError, ValueError):
-            self.t0 = None
-        return self
-
-    def value(self) -> float:
-        if self.t0 is None:
-            return math.nan
-        busy1, total1, mine1 = _cpu_ticks()
-        busy0, total0, mine0 = self.t0
-        return max(0.0, ((busy1 - busy0) - (mine1 - mine0)) / max(1, total1 - total0))
-
-
-QUIET = 0.25
 OPS_QUIET_WAIT = 20.0  # --ops: at most this --quiet-wait per op (a model has up to 20)
-
-
-def wait_quiet(max_wait: float) -> float:
-    """Wait (up to max_wait s) until other processes keep less than QUIET of
-    the CPU busy.  Returns the busy share seen last."""
-    deadline = time.monotonic() + max_wait
-    while True:
-        probe = OthersBusy().start()
-        time.sleep(0.5 if max_wait <= 0 else 2.0)
-        busy = probe.value()
-        if not busy > QUIET or time.monotonic() >= deadline:
-            return busy
 
 
 def interleaved_best(fns: dict, repeats: int, quiet_wait: float = 0.0, stats: Optional[dict] = None) -> dict:
