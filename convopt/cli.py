@@ -40,6 +40,7 @@ _LONG_OPTIONS = (
     "conv-form",
     "matmul-tiles",
     "device",
+    "lower-forward-convs",
     "stats",
     "torch-mlir-stages",
     "threads",
@@ -91,6 +92,11 @@ def normalize_argv(argv: list[str]) -> list[str]:
     help="The class of machine the IR is built for, which decides the forms --conv-form=auto picks (default: cpu, any x86-64 CPU; "
     "avx2, avx512: those x86-64 CPUs; gpu: IREE's rocm, cuda and vulkan-spirv backends; host: this machine's CPU class).",
 )
+@click.option(
+    "--lower-forward-convs",
+    is_flag=True,
+    help="With --lower-conv-bwd, also lower the graph's own aten.convolution ops (and the aten.sum and shape ops convopt-torch-to-linalg takes) through convopt's forms.",
+)
 @click.option("--stats", is_flag=True, help="Print, per lowered op, executed and useful multiply-adds and the form chosen (to stderr).")
 @click.option(
     "--torch-mlir-stages",
@@ -125,6 +131,7 @@ def main(
     conv_form: Optional[str],
     matmul_tiles: Optional[str],
     device: Optional[str],
+    lower_forward_convs: bool,
     stats: bool,
     torch_mlir_stages: bool,
     threads: Optional[int],
@@ -149,8 +156,10 @@ def main(
         _usage_error("--mlir-print-debuginfo cannot be combined with --torch-mlir-stages (torch-mlir's stages do not keep the input's locations)")
     if pass_pipeline is not None and (lower_conv_bwd or decompose_conv_bwd):
         _usage_error("--pass-pipeline cannot be combined with --lower-conv-bwd or --decompose-conv-bwd")
+    if lower_forward_convs and not lower_conv_bwd:
+        _usage_error("--lower-forward-convs applies to --lower-conv-bwd")
     if pass_pipeline is None and (lower_conv_bwd or decompose_conv_bwd):
-        pass_pipeline = default_pipeline(lower_conv_bwd, decompose_conv_bwd, target, backend_legal_ops, torch_boundary, conv_form, matmul_tiles, device)
+        pass_pipeline = default_pipeline(lower_conv_bwd, decompose_conv_bwd, target, backend_legal_ops, torch_boundary, conv_form, matmul_tiles, device, lower_forward_convs)
     elif target is not None or backend_legal_ops is not None or torch_boundary or conv_form is not None or matmul_tiles is not None or device is not None:
         _usage_error("--target, --backend-legal-ops, --torch-boundary, --conv-form, --matmul-tiles and --device apply to --lower-conv-bwd or --decompose-conv-bwd")
     options = Options(

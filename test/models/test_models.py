@@ -116,6 +116,8 @@ def test_model(name: str, pipeline: str, tmp_path: Path, vmfb_cache: Path, reque
     for path in lowered.convopt_outputs:
         left = mp.count_conv_bwd(path.read_text())
         assert left == 0 and mp.CONV_BWD not in path.read_text(), f"{path}: convopt left {left} of {n_conv} convolution_backward ops"
+    if pipeline == "iree-forward-convs":
+        assert "torch.aten.convolution " not in lowered.path.read_text(), f"{lowered.path}: a forward aten.convolution was left"
     if "frontend" in lowered.stages:
         kept = mp.count_conv_bwd(lowered.stages["frontend"].read_text())
         assert kept == n_conv, f"torch-mlir's frontend stage kept {kept} of {n_conv} convolution_backward ops"
