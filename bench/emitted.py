@@ -169,9 +169,45 @@ _WARM_UP = """func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
 """
 
 
+def convopt_lower(text: str, args: tuple[str, ...]) -> str:
+    """harness.lower with the command-line flags args, `--peel=P` (a
+    pass option, no flag: `peel=P` on both kernel passes of the pipeline)
+    and `--profile-FIELD=N` (bench experiments: every device profile's
+    integer FIELD set to N while lowering, e.g. a threshold of device.py)."""
+    overrides = {a[len("--profile-"):].split("=", 1)[0]: int(a.split("=", 1)[1]) for a in args if a.startswith("--profile-")}
+    if overrides:
+        import dataclasses
+
+        from convopt.lowering import device
+
+        saved = dict(device.PROFILES)
+        device.PROFILES.update({d: dataclasses.replace(p, **overrides) for d, p in saved.items()})
+        try:
+            return convopt_lower(text, tuple(a for a in args if not a.startswith("--profile-")))
+        finally:
+            device.PROFILES.update(saved)
+    peel = [a.split("=", 1)[1] for a in args if a.startswith("--peel=")]
+    flags = tuple(a for a in args if not a.startswith("--peel="))
+    if not peel:
+        return harness.lower(text, flags)
+    pipeline = harness._options(flags).replace("lower=true", f"lower=true peel={peel[0]}")
+    if "convopt-conv-bwd-to-linalg{" in pipeline:
+        pipeline = pipeline.replace("convopt-conv-bwd-to-linalg{", f"convopt-conv-bwd-to-linalg{{peel={peel[0]} ")
+    else:
+        pipeline = pipeline.replace("convopt-conv-bwd-to-linalg,", f"convopt-conv-bwd-to-linalg{{peel={peel[0]}}},")
+    from convopt.diagnostics import DiagnosticEngine, SourceFile
+    from convopt.driver import Options, process
+
+    engine = DiagnosticEngine()
+    out = process(SourceFile("<bench>", text), Options(pipeline=pipeline), engine)
+    if out is None:
+        raise RuntimeError("convopt failed: " + "; ".join(d.render() for d in engine.diagnostics))
+    return out
+
+
 def lowered_text(tool: str, arg, text: str) -> str:
     if tool == "convopt":
-        return harness.lower(text, arg)
+        return convopt_lower(text, arg)
     if tool == "baseline":
         return baseline_lower(text, arg)
     return torch_mlir(text, arg)
