@@ -21,9 +21,9 @@ from ..ir.core import Operation
 
 # name -> "module:Class", imported on first use
 REGISTRY: dict[str, str] = {
-    "convopt-decompose-conv-bwd": "convopt.lowering.decompose:DecomposeConvBwd",
-    "convopt-conv-bwd-to-linalg": "convopt.lowering.conv_bwd:ConvBwdToLinalg",
-    "convopt-torch-to-linalg": "convopt.lowering.torch_to_linalg:TorchToLinalg",
+    "convopt-decompose-conv-bwd": "convopt.lowering.patterns.decompose:DecomposeConvBwd",
+    "convopt-conv-bwd-to-linalg": "convopt.lowering.patterns.conv_bwd:ConvBwdToLinalg",
+    "convopt-torch-to-linalg": "convopt.lowering.patterns.torch_to_linalg:TorchToLinalg",
     "convopt-finalize-boundary": "convopt.passes.boundary:FinalizeBoundary",
     "convopt-cleanup": "convopt.passes.cleanup:Cleanup",
     "convopt-drop-symbolic-shapes": "convopt.passes.symbolic:DropSymbolicShapes",

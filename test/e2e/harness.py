@@ -304,7 +304,7 @@ def _domain(op, shape_of) -> int:
     """Iteration-domain size, from the dims that appear bare in the maps
     (named ops are generalized first by convopt's own tables)."""
     from convopt.ir.affine import AffineDim
-    from convopt.lowering.named import indexing_maps
+    from convopt.lowering.forms.named import indexing_maps
 
     maps = indexing_maps(op)
     extents: dict[int, int] = {}

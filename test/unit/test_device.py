@@ -1,4 +1,4 @@
-"""The device class (`--device`, convopt/lowering/device.py): parsing the
+"""The device class (`--device`, convopt/lowering/kernel/device.py): parsing the
 CPU flags for `host`, the option on the passes, the CLI and the API."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 import convopt
-from convopt.lowering.device import PROFILES, Device, host_device, read_host_device
-from convopt.lowering.options import KernelPass
+from convopt.lowering.kernel.device import PROFILES, Device, host_device, read_host_device
+from convopt.lowering.patterns.options import KernelPass
 from convopt.passes import PipelineError, make_pass
 
 CPUINFO = "processor\t: 0\nflags\t\t: {flags}\n\nprocessor\t: 1\nflags\t\t: fpu avx512f\n"

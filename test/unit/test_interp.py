@@ -6,7 +6,7 @@
    lowered by convopt on the direct and decomposed paths and with forced
    conv forms, interpreted, and compared with PyTorch at the e2e tolerances:
    every kernel, form and piece without a compiler.
-3. Brute force over the relation math of convopt/lowering/relation.py: tap
+3. Brute force over the relation math of convopt/lowering/kernel/relation.py: tap
    ranges, and the pieces of each kernel and strategy covering exactly the
    valid (s, k) pairs (dynamic sizes through the IR they emit, interpreted).
 4. `convopt-run`, the command line of the interpreter.
@@ -585,7 +585,7 @@ def test_a_wrong_lowering_is_caught(monkeypatch):
 def _emitter(func=None):
     from convopt.ir.builder import Builder
     from convopt.ir.core import Block, Operation, Region
-    from convopt.lowering.emit import Emitter
+    from convopt.lowering.kernel.emit import Emitter
 
     if func is None:
         func = Operation("func.func", regions=[Region([Block()])])
@@ -593,7 +593,7 @@ def _emitter(func=None):
 
 
 def random_rels(count: int, seed: int) -> list:
-    from convopt.lowering.relation import Rel
+    from convopt.lowering.kernel.relation import Rel
 
     rng = random.Random(seed)
     rels = []
@@ -612,14 +612,14 @@ def valid_pairs(r) -> set[tuple[int, int]]:
 
 
 def PIECES(kind: str):
-    """The piece builder of one kernel kind (convopt.lowering.relation)."""
-    from convopt.lowering import relation
+    """The piece builder of one kernel kind (convopt.lowering.kernel.relation)."""
+    from convopt.lowering.kernel import relation
 
     return {"gather": relation.gather_pieces, "scatter": relation.scatter_pieces, "weight": relation.weight_pieces}[kind]
 
 
 def test_tap_range_and_valid_s_brute_force():
-    from convopt.lowering.relation import tap_range, valid_s
+    from convopt.lowering.kernel.relation import tap_range, valid_s
 
     em = _emitter()
     for r in RELS:
@@ -700,7 +700,7 @@ def _dynamic_pieces(kind: str, strategy: str, S: int, D: int, P: int, K):
     from convopt.ir.attributes import StringAttr, TypeAttr
     from convopt.ir.core import Block, Operation, Region, new_module
     from convopt.ir.types import FunctionType, index
-    from convopt.lowering.relation import Rel, phase_pieces
+    from convopt.lowering.kernel.relation import Rel, phase_pieces
 
     block = Block([index] * (3 if K is None else 2))
     func = Operation("func.func", attributes={"sym_name": StringAttr("f")}, regions=[Region([block])])
@@ -737,7 +737,7 @@ def test_dynamic_pieces_emit_the_same_pieces(kind, strategy):
     """With Ns and Nb unknown the pieces hold index IR; run it (with the
     interpreter) for concrete sizes: the pieces must cover the valid pairs
     as the static ones do."""
-    from convopt.lowering.relation import Rel
+    from convopt.lowering.kernel.relation import Rel
 
     rng = random.Random(5)
     for _ in range(12):
@@ -764,7 +764,7 @@ def test_phase_pieces_cover_exactly_the_valid_pairs():
     per output phase over the flipped weight): each valid pair once; the
     extra pairs read grad_output outside (zero padding); the weight slice is
     always inside."""
-    from convopt.lowering.relation import phase_pieces
+    from convopt.lowering.kernel.relation import phase_pieces
 
     em = _emitter()
     for r in RELS:
@@ -782,7 +782,7 @@ def test_phase_pieces_cover_exactly_the_valid_pairs():
 def test_dynamic_phase_pieces_match_the_static_ones():
     """K, Ns and Nb as function arguments: the emitted index IR, run by the
     interpreter, gives the static pieces (empty ones aside)."""
-    from convopt.lowering.relation import Rel, phase_pieces
+    from convopt.lowering.kernel.relation import Rel, phase_pieces
 
     rng = random.Random(9)
     for _ in range(25):

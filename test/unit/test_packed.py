@@ -1,4 +1,4 @@
-"""The data-tiled matmul form (convopt/lowering/packed.py, `--matmul-tiles`):
+"""The data-tiled matmul form (convopt/lowering/kernel/packed.py, `--matmul-tiles`):
 the tiling rule, the option (off by default, avx512, host from cpuinfo), the
 interpreter's pack/mmt4d/unpack, and lowered layers that take it checked by
 the interpreter (the e2e tests and bench/emitted.py compile them with IREE;
@@ -15,9 +15,9 @@ import pytest
 
 from convopt import api
 from convopt.interp import run_text
-from convopt.lowering.options import KernelPass, tile_table
-from convopt.lowering.packed import AVX512_TILES, BF16_TILES, F32_TILES, MMT4D_MIN_MACS, host_tiles, mmt4d_plan, read_host_tiles
-from convopt.lowering.request import MatmulTiles
+from convopt.lowering.kernel.packed import AVX512_TILES, BF16_TILES, F32_TILES, MMT4D_MIN_MACS, host_tiles, mmt4d_plan, read_host_tiles
+from convopt.lowering.kernel.request import MatmulTiles
+from convopt.lowering.patterns.options import KernelPass, tile_table
 from convopt.passes import PipelineError, describe_passes, make_pass
 from convopt.pipelines import default_pipeline
 
@@ -87,7 +87,7 @@ def test_host_tiles_without_cpuinfo(tmp_path):
 def test_option_resolves_once_at_pass_construction(monkeypatch):
     assert KernelPass().tiles == () and KernelPass(matmul_tiles="avx512").tiles == AVX512_TILES
     calls = []
-    monkeypatch.setattr("convopt.lowering.options.read_host_tiles", lambda: calls.append(1) or (F32_TILES,))
+    monkeypatch.setattr("convopt.lowering.patterns.options.read_host_tiles", lambda: calls.append(1) or (F32_TILES,))
     p = make_pass("convopt-conv-bwd-to-linalg", {"matmul-tiles": "host"})
     assert calls == [1] and p.tiles == (F32_TILES,) and p.tiles == (F32_TILES,) and calls == [1]
     assert tile_table(MatmulTiles.NONE) == ()

@@ -13,8 +13,8 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Optional, Union
 
-from ..ir.affine import AffineMap, d
-from ..ir.attributes import (
+from ...ir.affine import AffineMap, d
+from ...ir.attributes import (
     AffineMapAttr,
     ArrayAttr,
     Attribute,
@@ -23,10 +23,10 @@ from ..ir.attributes import (
     IntegerAttr,
     StringAttr,
 )
-from ..ir.builder import Builder
-from ..ir.core import Block, Operation, Region, Value
-from ..ir.types import FloatType, RankedTensorType, Type, ValueTensorType, builtin_tensor_type, i32, i64, index, ranked
-from ..ops import DYNAMIC_INDEX
+from ...ir.builder import Builder
+from ...ir.core import Block, Operation, Region, Value
+from ...ir.types import FloatType, RankedTensorType, Type, ValueTensorType, builtin_tensor_type, i32, i64, index, ranked
+from ...ops import DYNAMIC_INDEX
 
 Ix = Union[int, Value]
 

@@ -24,21 +24,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Optional
 
-from ..diagnostics import position_of
-from ..ir.affine import AffineMap, d
-from ..ir.attributes import DenseArrayAttr
-from ..ir.builder import Builder
-from ..ir.core import Operation, Value
-from ..ir.types import FloatType, RankedTensorType, ValueTensorType, i64, ranked
-from ..passes import PassContext
-from ..rewrite import RewritePattern, Rewriter, apply_patterns_to
+from ...diagnostics import position_of
+from ...ir.affine import AffineMap, d
+from ...ir.attributes import DenseArrayAttr
+from ...ir.builder import Builder
+from ...ir.core import Operation, Value
+from ...ir.types import FloatType, RankedTensorType, ValueTensorType, i64, ranked
+from ...passes import PassContext
+from ...rewrite import RewritePattern, Rewriter, apply_patterns_to
+from ..forms.kernels import emit_kernel
+from ..kernel.emit import Emitter, Ix, add_extended, unit_groups
+from ..kernel.relation import Kind, Rel
+from ..kernel.request import DEFAULT_CHOICES, KernelChoices, KernelRequest, accumulator_type
+from ..kernel.roles import A_LAYOUT, B_LAYOUT, W_LAYOUT
 from .conv_spec import CONV, ConvSpec, constant_bool, constant_int, constant_list, invalid, is_none, read_conv, unsupported
-from .emit import Emitter, Ix, add_extended, unit_groups
-from .kernels import emit_kernel
 from .options import ERASE_DEAD, KernelPass, KernelPattern
-from .relation import Kind, Rel
-from .request import DEFAULT_CHOICES, KernelChoices, KernelRequest, accumulator_type
-from .roles import A_LAYOUT, B_LAYOUT, W_LAYOUT
 
 
 def _emitter(op: Operation) -> Emitter:

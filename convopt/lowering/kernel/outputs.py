@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ..ir.core import Value
-from ..ir.types import FloatType
+from ...ir.core import Value
+from ...ir.types import FloatType
 from .emit import Emitter, Ix
 from .relation import Span
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..ir.core import Value
-from ..ir.types import ranked
+from ...ir.core import Value
+from ...ir.types import ranked
 from .emit import Emitter, Ix, unit_groups
 from .relation import Kind
 

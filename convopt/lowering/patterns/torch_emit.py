@@ -7,10 +7,10 @@ import math
 from collections.abc import Sequence
 from typing import Union
 
-from ..ir.attributes import IntegerAttr
-from ..ir.builder import Builder
-from ..ir.core import Operation, Value
-from ..ir.types import (
+from ...ir.attributes import IntegerAttr
+from ...ir.builder import Builder
+from ...ir.core import Operation, Value
+from ...ir.types import (
     TORCH_BOOL,
     TORCH_BOOL_LIST,
     TORCH_INT,

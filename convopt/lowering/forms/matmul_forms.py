@@ -24,16 +24,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
-from ..ir.affine import AffineExpr, AffineMap, d
-from ..ir.attributes import DenseArrayAttr
-from ..ir.core import Value
-from ..ir.types import FloatType, i64, ranked
-from .emit import Emitter, Ix, unit_groups
-from .outputs import Outputs
-from .packed import TileTable, mmt4d_plan, packed_matmul
-from .relation import Kind, Rel, Span, tap_range
-from .request import KernelRequest, KernelStats
-from .tiles import Combo, KernelPlan, Tile
+from ...ir.affine import AffineExpr, AffineMap, d
+from ...ir.attributes import DenseArrayAttr
+from ...ir.core import Value
+from ...ir.types import FloatType, i64, ranked
+from ..kernel.emit import Emitter, Ix, unit_groups
+from ..kernel.outputs import Outputs
+from ..kernel.packed import TileTable, mmt4d_plan, packed_matmul
+from ..kernel.relation import Kind, Rel, Span, tap_range
+from ..kernel.request import KernelRequest, KernelStats
+from ..kernel.tiles import Combo, KernelPlan, Tile
 
 
 class Dim(NamedTuple):

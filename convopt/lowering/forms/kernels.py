@@ -13,29 +13,30 @@ its grad_input a scatter, its grad_weight the weight kernel.  A transposed
 convolution swaps the roles (A = its input, B = its output): its forward is a
 scatter, its grad_input a gather, and grad_weight the weight kernel again.
 
-Layers, bottom up: relation.py (relations, pieces, tap ranges), roles.py
-(channel roles and reshapes), request.py (what is asked), outputs.py and
-tiles.py (accumulators, the plan of pieces and the loop over their
-combinations), the forms generic_form.py, matmul_forms.py, named.py and
-channels_last.py, and this module on top: choose_form, choose_strategy and
-emit_kernel.
+Layers, bottom up: the kernel math in ../kernel/ (relation.py: relations,
+pieces, tap ranges; roles.py: channel roles and reshapes; request.py: what
+is asked; outputs.py and tiles.py: accumulators, the plan of pieces and the
+loop over their combinations), the forms beside this module
+(generic_form.py, matmul_forms.py, named.py and channels_last.py), and this
+module on top: choose_form, choose_strategy and emit_kernel.  The patterns
+and passes of ../patterns/ call emit_kernel.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..ir.core import Value
+from ...ir.core import Value
+from ..kernel.device import DeviceProfile
+from ..kernel.emit import Emitter, Ix
+from ..kernel.relation import PIECES, Kind, Rel, Strategy
+from ..kernel.request import Form, KernelRequest, KernelStats, Peel
+from ..kernel.roles import from_roles
+from ..kernel.tiles import emit_tiles, plan_kernel
 from .channels_last import channels_last_fits, emit_channels_last_kernel
-from .device import DeviceProfile
-from .emit import Emitter, Ix
 from .generic_form import generic_tile
 from .matmul_forms import emit_col2im_kernel, matmul_tile
 from .named import emit_named_gather, named_conv_name
-from .relation import PIECES, Kind, Rel, Strategy
-from .request import Form, KernelRequest, KernelStats, Peel
-from .roles import from_roles
-from .tiles import emit_tiles, plan_kernel
 
 IM2COL_MIN_EFFICIENCY = 0.85
 """col2im multiplies every (s, k) pair, also those landing in the padding;

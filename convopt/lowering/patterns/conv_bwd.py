@@ -24,19 +24,19 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Optional
 
-from ..diagnostics import position_of
-from ..ir.builder import Builder
-from ..ir.core import Operation, Value
-from ..ir.types import FloatType, ValueTensorType, ranked
-from ..passes import PassContext
-from ..rewrite import Rewriter, apply_patterns_to
+from ...diagnostics import position_of
+from ...ir.builder import Builder
+from ...ir.core import Operation, Value
+from ...ir.types import FloatType, ValueTensorType, ranked
+from ...passes import PassContext
+from ...rewrite import Rewriter, apply_patterns_to
+from ..forms.kernels import emit_kernel
+from ..kernel.emit import Emitter, Ix
+from ..kernel.relation import Kind, Rel
+from ..kernel.request import DEFAULT_CHOICES, KernelChoices, KernelRequest, accumulator_type
+from ..kernel.roles import A_LAYOUT, B_LAYOUT, W_LAYOUT
 from .conv_spec import CONV_BWD, ConvBackward, read_conv_backward, wanted_results
-from .emit import Emitter, Ix
-from .kernels import emit_kernel
 from .options import ERASE_DEAD, KernelPass, KernelPattern
-from .relation import Kind, Rel
-from .request import DEFAULT_CHOICES, KernelChoices, KernelRequest, accumulator_type
-from .roles import A_LAYOUT, B_LAYOUT, W_LAYOUT
 
 
 @dataclass

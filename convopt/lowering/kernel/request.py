@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..ir.core import Value
-from ..ir.types import FloatType
+from ...ir.core import Value
+from ...ir.types import FloatType
 from .device import PROFILES, Device, DeviceProfile
 from .emit import Ix
 from .packed import TileTable

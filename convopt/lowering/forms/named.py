@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..ir.affine import AffineExpr, AffineMap, d
-from ..ir.attributes import AffineMapAttr, ArrayAttr, Attribute, DenseAttr
-from ..ir.core import Operation, Value
-from ..ir.types import FloatType, RankedTensorType, VectorType, i64
-from .emit import Emitter, Ix
-from .relation import Rel
+from ...ir.affine import AffineExpr, AffineMap, d
+from ...ir.attributes import AffineMapAttr, ArrayAttr, Attribute, DenseAttr
+from ...ir.core import Operation, Value
+from ...ir.types import FloatType, RankedTensorType, VectorType, i64
+from ..kernel.emit import Emitter, Ix
+from ..kernel.relation import Rel
 
 
 def _rank(v) -> int:

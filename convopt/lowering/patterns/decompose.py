@@ -35,12 +35,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..diagnostics import DiagnosticEngine
-from ..ir.builder import Builder
-from ..ir.core import Operation, Value
-from ..ir.types import ValueTensorType, vtensor
-from ..passes import PassContext
-from ..rewrite import RewritePattern, Rewriter, apply_patterns
+from ...diagnostics import DiagnosticEngine
+from ...ir.builder import Builder
+from ...ir.core import Operation, Value
+from ...ir.types import ValueTensorType, vtensor
+from ...passes import PassContext
+from ...rewrite import RewritePattern, Rewriter, apply_patterns
 from .conv_bwd import replace_results
 from .conv_spec import CONV_BWD, conv_output_size, read_conv_backward, wanted_results
 from .legality import TARGETS, describe, target_rejects

@@ -12,10 +12,10 @@ import math
 from dataclasses import dataclass, replace
 from typing import Optional
 
-from ..diagnostics import ConvoptError, Diagnostic, position_of
-from ..ir.attributes import IntegerAttr
-from ..ir.core import Operation, Value
-from ..ir.types import FloatType, Type, ValueTensorType
+from ...diagnostics import ConvoptError, Diagnostic, position_of
+from ...ir.attributes import IntegerAttr
+from ...ir.core import Operation, Value
+from ...ir.types import FloatType, Type, ValueTensorType
 
 SUPPORTED_DTYPES = ("f16", "bf16", "f32", "f64")
 

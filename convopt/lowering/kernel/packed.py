@@ -25,9 +25,9 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple, Optional
 
-from ..ir.attributes import DenseArrayAttr
-from ..ir.core import Value
-from ..ir.types import FloatType, i32, i64, ranked
+from ...ir.attributes import DenseArrayAttr
+from ...ir.core import Value
+from ...ir.types import FloatType, i32, i64, ranked
 from .emit import Emitter, ceildiv
 
 

@@ -30,17 +30,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..ir.affine import AffineMap, d
-from ..ir.attributes import Attribute, DenseArrayAttr
-from ..ir.core import Value
-from ..ir.types import FloatType, i64, ranked
-from .emit import Emitter, Ix
+from ...ir.affine import AffineMap, d
+from ...ir.attributes import Attribute, DenseArrayAttr
+from ...ir.core import Value
+from ...ir.types import FloatType, i64, ranked
+from ..kernel.emit import Emitter, Ix
+from ..kernel.packed import mmt4d_plan
+from ..kernel.relation import Kind, Rel
+from ..kernel.request import KernelRequest, KernelStats
+from ..kernel.roles import to_roles
 from .matmul_forms import batched_matmul
 from .named import ints_attr
-from .packed import mmt4d_plan
-from .relation import Kind, Rel
-from .request import KernelRequest, KernelStats
-from .roles import to_roles
 
 MIN_EFFICIENCY = 0.9
 """The windows multiply the padded positions too: below this fraction of

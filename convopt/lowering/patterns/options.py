@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..passes import Pass
-from ..rewrite import RewritePattern
-from .device import DEVICES, Device, profile
-from .packed import AVX512_TILES, TileTable, read_host_tiles
-from .request import DEFAULT_CHOICES, Form, KernelChoices, MatmulTiles, Peel
+from ...passes import Pass
+from ...rewrite import RewritePattern
+from ..kernel.device import DEVICES, Device, profile
+from ..kernel.packed import AVX512_TILES, TileTable, read_host_tiles
+from ..kernel.request import DEFAULT_CHOICES, Form, KernelChoices, MatmulTiles, Peel
 
 ERASE_DEAD = False
 """Whether the kernel passes erase the pure ops their rewrites leave unused

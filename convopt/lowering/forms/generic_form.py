@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import functools
 
-from ..ir.affine import AffineConst, AffineExpr, AffineMap, d
-from ..ir.builder import Builder
-from ..ir.core import Value
-from ..ir.types import Type
-from .emit import Emitter, extend
-from .request import KernelRequest, KernelStats
-from .tiles import KernelPlan, Tile
+from ...ir.affine import AffineConst, AffineExpr, AffineMap, d
+from ...ir.builder import Builder
+from ...ir.core import Value
+from ...ir.types import Type
+from ..kernel.emit import Emitter, extend
+from ..kernel.request import KernelRequest, KernelStats
+from ..kernel.tiles import KernelPlan, Tile
 
 
 def multiply_add(b: Builder, x: Value, y: Value, acc: Value, acc_type: Type) -> Value:

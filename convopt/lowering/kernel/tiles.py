@@ -13,7 +13,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..ir.core import Value
+from ...ir.core import Value
 from .emit import Emitter, Ix
 from .outputs import Outputs
 from .relation import Kind, Piece, Strategy, pieces

@@ -1,0 +1,1 @@
+"""The forms a kernel is emitted in (generic, matmul, named, channels-last) and the choice among them."""
