@@ -178,7 +178,7 @@ def convopt_lower(text: str, args: tuple[str, ...]) -> str:
     if overrides:
         import dataclasses
 
-        from convopt.lowering import device
+        from convopt.lowering.kernel import device
 
         saved = dict(device.PROFILES)
         device.PROFILES.update({d: dataclasses.replace(p, **overrides) for d, p in saved.items()})

@@ -33,7 +33,7 @@ from ..kernel.relation import PIECES, Kind, Rel, Strategy
 from ..kernel.request import Form, KernelRequest, KernelStats, Peel
 from ..kernel.roles import from_roles
 from ..kernel.tiles import emit_tiles, plan_kernel
-from .channels_last import channels_last_fits, emit_channels_last_kernel
+from .channels_last import channels_last_fits, emit_channels_last_kernel, is_depthwise
 from .generic_form import generic_tile
 from .matmul_forms import emit_col2im_kernel, matmul_tile
 from .named import emit_named_gather, named_conv_name
@@ -48,8 +48,9 @@ def choose_form(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel], requested
     piece, col2im for the scatter) when there is a matrix to multiply (not
     depthwise: Ca * Cb >= 4), the shapes are static and the op has at least
     im2col_min_macs multiply-adds; a scatter also needs at most 15% padded
-    positions at most (col2im multiplies them too).  The threshold is the
-    device profile's (device.py, `im2col_min_macs`).  Otherwise linalg.generic;
+    positions at most (col2im multiplies them too) and Ca * Cb >=
+    col2im_min_channels.  The thresholds are the device profile's
+    (device.py).  Otherwise linalg.generic;
     also for a forced im2col when Ca = Cb = 1 (a 1x1 matmul per group) and
     for a scatter with a dynamic kernel size (col2im needs its taps)."""
     ca, cb = roles["ca"], roles["cb"]
@@ -65,7 +66,7 @@ def choose_form(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel], requested
     for r in rels:
         useful *= r.useful()
         executed *= r.Ns * r.k  # type: ignore[operator]
-    if kind == Kind.SCATTER and useful < IM2COL_MIN_EFFICIENCY * executed:
+    if kind == Kind.SCATTER and (useful < IM2COL_MIN_EFFICIENCY * executed or ca * cb < device.col2im_min_channels):
         return Form.GENERIC
     macs = useful * ca * cb
     for role in ("n", "g"):
@@ -74,25 +75,58 @@ def choose_form(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel], requested
     return Form.IM2COL if macs >= device.im2col_min_macs else Form.GENERIC
 
 
-def choose_strategy(kind: Kind, em: Emitter, r: Rel, policy: Peel, peel_waste: float) -> Strategy:
+def choose_strategy(kind: Kind, em: Emitter, r: Rel, policy: Peel, peel_waste: float, compact: bool = False) -> Strategy:
     """How to cut one dim: scatter by taps (by output phases over the
-    flipped weight when the kernel size is dynamic); a static dim is "peeled"
-    when its "padded" form would waste more than peel_waste (the device
-    profile's) of its
-    multiply-adds; a dynamic dim goes by taps (exact at any size) unless the
-    policy is `never`."""
+    flipped weight when the kernel size is dynamic or the kernel is
+    `compact`); a static dim is "peeled" when its "padded" form would waste
+    more than peel_waste (the device profile's) of its multiply-adds, unless
+    compact under auto; a dynamic dim goes by taps (exact at any size)
+    unless the policy is `never`."""
     if kind == Kind.SCATTER:
-        return Strategy.TAPS if isinstance(r.K, int) else Strategy.PHASES
+        return Strategy.TAPS if isinstance(r.K, int) and not compact else Strategy.PHASES
     if not isinstance(r.K, int):
         return Strategy.PADDED
     if not r.static:
         return Strategy.PADDED if policy == Peel.NEVER else Strategy.TAPS
-    if policy == Peel.NEVER:
+    if policy == Peel.NEVER or compact and policy == Peel.AUTO:
         return Strategy.PADDED
     if policy == Peel.ALWAYS:
         return Strategy.PEELED
     executed = sum(p.macs() or 0 for p in PIECES[kind](em, r, Strategy.PADDED))
     return Strategy.PEELED if executed > 0 and r.useful() < (1 - peel_waste) * executed else Strategy.PADDED
+
+
+COMPACT_MIN_KERNEL = 5
+"""Only kernels at least this wide in every dim (5x5, 7x7) are compact: a
+3-wide dim splits into a few ops (3 taps, 2 borders), exactly (MAC
+efficiency); 7x7 splits into 49 tap ops and up to 98 peeled pieces."""
+
+
+def channels_last_wanted(device: DeviceProfile, roles: dict[str, Ix]) -> bool:
+    """Whether auto takes the channels-last form where it fits: depthwise
+    kernels by the profile's channels_last, dense ones by channels_last_dense."""
+    return device.channels_last if is_depthwise(roles) else device.channels_last_dense
+
+
+def is_small(req: KernelRequest, device: DeviceProfile) -> bool:
+    """A static kernel at least COMPACT_MIN_KERNEL wide in every dim, with fewer useful
+    multiply-adds than the profile's compact_max_macs (N * G * Ca * Cb *
+    prod useful per dim): emitted as one op (padded dims, a scatter by
+    phases over the flipped weight) rather than peeled pieces or one op per
+    tap.  Smaller kernels (3x3: at most 9 ops) keep the exact split."""
+    if not all(isinstance(r.K, int) and r.K >= COMPACT_MIN_KERNEL for r in req.rels):
+        return False
+    macs = 1
+    for role in ("n", "g", "ca", "cb"):
+        size = req.roles[role]
+        if not isinstance(size, int):
+            return False
+        macs *= size
+    for r in req.rels:
+        if not r.static:
+            return False
+        macs *= r.useful()
+    return macs < device.compact_max_macs
 
 
 def emit_kernel(em: Emitter, req: KernelRequest) -> tuple[Value, KernelStats]:
@@ -107,7 +141,7 @@ def emit_kernel(em: Emitter, req: KernelRequest) -> tuple[Value, KernelStats]:
     combination."""
     roles = req.roles
     choices = req.choices
-    if (choices.form == Form.NAMED or choices.form == Form.AUTO and choices.device.channels_last) and channels_last_fits(em, req.kind, roles, req.rels):
+    if (choices.form == Form.NAMED or choices.form == Form.AUTO and channels_last_wanted(choices.device, roles)) and channels_last_fits(em, req.kind, roles, req.rels):
         stats = KernelStats(form="channels-last")
         return from_roles(em, emit_channels_last_kernel(em, req, stats), req.out_layout, roles), stats
     form = choose_form(req.kind, req.roles, req.rels, choices.form, choices.device)
@@ -120,7 +154,8 @@ def emit_kernel(em: Emitter, req: KernelRequest) -> tuple[Value, KernelStats]:
             return emit_named_gather(em, req.ins[0], req.ins[1], req.rels, roles["g"], roles["ca"], roles["cb"], req.acc_type, name), stats  # type: ignore[arg-type]
         form = Form.GENERIC
         stats.form = form.value
-    strategies = [choose_strategy(req.kind, em, r, choices.peel, choices.device.peel_waste) for r in req.rels]
+    compact = form == Form.GENERIC and choices.form == Form.AUTO and is_small(req, choices.device)
+    strategies = [choose_strategy(req.kind, em, r, choices.peel, choices.device.peel_waste, compact) for r in req.rels]
     plan = plan_kernel(em, req, strategies)
     if form == Form.IM2COL and req.kind == Kind.SCATTER:  # one matmul, then col2im
         result = emit_col2im_kernel(em, req, plan, stats)

@@ -43,19 +43,61 @@ class DeviceProfile:
         for their copies (measured, bench/README.md);
     peel_waste: a static dim is peeled when zero padding would waste more
         than this fraction of its multiply-adds;
-    channels_last: whether depthwise and dense stride-1 kernels take the
-        channels-last named convolutions (channels_last.py) under `auto`."""
+    channels_last: whether depthwise kernels take the channels-last named
+        convolutions (channels_last.py) under `auto`;
+    channels_last_dense: the same for dense stride-1 scatters
+        (`conv_2d_nhwc_hwcf` over the flipped weight);
+    col2im_min_channels: a scatter takes col2im only with Ca * Cb (per
+        group) at least this;
+    compact_max_macs: a static generic kernel under auto with fewer
+        multiply-adds is one op (padded, a scatter by phases over the
+        flipped weight) instead of peeled pieces and one op per tap."""
 
     device: Device
     im2col_min_macs: int = 1 << 20
     peel_waste: float = 0.05
     channels_last: bool = True
+    channels_last_dense: bool = True
+    col2im_min_channels: int = 4
+    compact_max_macs: int = 0
 
+
+CPU_MEASURED = {"im2col_min_macs": 1 << 14, "col2im_min_channels": 32}
+"""The thresholds measured on both x86 classes (bench/forms.py,
+bench/results/forms.avx512.json and forms.avx2.json: each kernel of
+bench/layers.json and of the test/models convolutions alone, f32, every
+form, IREE targeting this AVX-512 host and znver2; times in ms, best of 15
+interleaved rounds on a machine 80-90% busy with others' work):
+
+  im2col_min_macs 2^20 -> 2^14: the matmul forms were as fast or faster
+      than linalg.generic on every kernel from 16K multiply-adds up, on both
+      classes: audio's grad_weight at 977K 0.092 against 0.76 (8.3x, AVX2
+      8.7x), at 485K 6.3x / 6.0x, at 204K 3.2x / 2.7x, its grad_input at
+      117K 1.6x / 1.35x, at 37K 1.2x / 1.1x, at 16K 1.0-1.1x (call
+      overhead); ConvNeXt's stem grad_weight at 98K 3.0x / 2.9x.
+  col2im_min_channels 4 -> 32: resnext-g32's grad_input (Ca * Cb = 16 per
+      group, 6.9M multiply-adds) ran 2.4x (AVX-512) and 2.8x (AVX2) faster
+      as generic taps than as col2im; its grad_weight (the weight kernel)
+      stays im2col (1.85x / 8.5x faster than generic).
+  compact_max_macs stays 0 (off) on every class: ConvNeXt's 7x7 depthwise
+      on 8x8 (62K multiply-adds) as one op per gradient instead of 49 tap
+      ops (grad_input) and 98 peeled pieces (grad_weight) ran the same alone
+      (0.046-0.068 ms either way, within noise; fewer dispatches in the
+      model), but its padded windows execute 1/0.62 of the useful
+      multiply-adds, and on the e2e matrix the rule took small 5x5 and
+      decomposed kernels to MAC efficiency 0.34-0.53, below SPEC's 0.85
+      per-case bound of the tests."""
 
 PROFILES: dict[Device, DeviceProfile] = {
-    Device.CPU: DeviceProfile(Device.CPU),
-    Device.AVX2: DeviceProfile(Device.AVX2),
-    Device.AVX512: DeviceProfile(Device.AVX512),
+    # not slow on either class: where the classes disagree (channels-last
+    # dense scatters) the form whose worst ratio to the fastest is smaller
+    Device.CPU: DeviceProfile(Device.CPU, **CPU_MEASURED),  # type: ignore[arg-type]
+    # dense stride-1 grad_input as col2im: conv_2d_nhwc_hwcf compiled for
+    # AVX2 ran 2.96x (resnet-3x3-s1), 1.58x (resnet50-3x3-64) and 6.1x
+    # (deeplab-dilated) slower than col2im
+    Device.AVX2: DeviceProfile(Device.AVX2, **CPU_MEASURED, channels_last_dense=False),  # type: ignore[arg-type]
+    # conv_2d_nhwc_hwcf on AVX-512: 9.4x, 3.9x, 2.8x faster than col2im on the same three
+    Device.AVX512: DeviceProfile(Device.AVX512, **CPU_MEASURED),  # type: ignore[arg-type]
     Device.GPU: DeviceProfile(Device.GPU),
 }
 
