@@ -49,8 +49,8 @@ def choose_form(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel], requested
     depthwise: Ca * Cb >= 4), the shapes are static and the op has at least
     im2col_min_macs multiply-adds; a scatter also needs at most 15% padded
     positions at most (col2im multiplies them too) and Ca * Cb >=
-    col2im_min_channels.  The thresholds are the device profile's
-    (device.py).  Otherwise linalg.generic;
+    col2im_min_channels, and a 1x1 scatter at least pointwise_col2im_min_macs.
+    The thresholds are the device profile's (device.py).  Otherwise linalg.generic;
     also for a forced im2col when Ca = Cb = 1 (a 1x1 matmul per group) and
     for a scatter with a dynamic kernel size (col2im needs its taps)."""
     ca, cb = roles["ca"], roles["cb"]
@@ -72,6 +72,8 @@ def choose_form(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel], requested
     for role in ("n", "g"):
         size = roles[role]
         macs *= size if isinstance(size, int) else device.im2col_min_macs  # a dynamic batch counts as large
+    if kind == Kind.SCATTER and all(r.K == 1 for r in rels) and macs < device.pointwise_col2im_min_macs:
+        return Form.GENERIC  # one contraction either way; col2im adds its transposes
     return Form.IM2COL if macs >= device.im2col_min_macs else Form.GENERIC
 
 

@@ -49,6 +49,8 @@ class DeviceProfile:
         (`conv_2d_nhwc_hwcf` over the flipped weight);
     col2im_min_channels: a scatter takes col2im only with Ca * Cb (per
         group) at least this;
+    pointwise_col2im_min_macs: a 1x1 scatter takes col2im only from this
+        many multiply-adds;
     compact_max_macs: a static generic kernel under auto with fewer
         multiply-adds is one op (padded, a scatter by phases over the
         flipped weight) instead of peeled pieces and one op per tap."""
@@ -59,10 +61,11 @@ class DeviceProfile:
     channels_last: bool = True
     channels_last_dense: bool = True
     col2im_min_channels: int = 4
+    pointwise_col2im_min_macs: int = 0
     compact_max_macs: int = 0
 
 
-CPU_MEASURED = {"im2col_min_macs": 1 << 14, "col2im_min_channels": 32}
+CPU_MEASURED = {"im2col_min_macs": 1 << 14, "col2im_min_channels": 32, "pointwise_col2im_min_macs": 1 << 18}
 """The thresholds measured on both x86 classes (bench/forms.py,
 bench/results/forms.avx512.json and forms.avx2.json: each kernel of
 bench/layers.json and of the test/models convolutions alone, f32, every
@@ -75,6 +78,11 @@ interleaved rounds on a machine 80-90% busy with others' work):
       8.7x), at 485K 6.3x / 6.0x, at 204K 3.2x / 2.7x, its grad_input at
       117K 1.6x / 1.35x, at 37K 1.2x / 1.1x, at 16K 1.0-1.1x (call
       overhead); ConvNeXt's stem grad_weight at 98K 3.0x / 2.9x.
+  pointwise_col2im_min_macs 2^18: 1x1 grad_inputs below it ran 1.2-1.5x
+      slower as col2im than as generic on 4 of 9 kernels (mobilenet's
+      65K-197K, resnet18's 65K downsample; AVX2 1.2-1.5x), equal on the rest;
+      at 1M (resnext's conv1) col2im is 1.5x / 1.2x faster; wider scatters
+      win as col2im from 16K (0.32-0.93 of generic's time).
   col2im_min_channels 4 -> 32: resnext-g32's grad_input (Ca * Cb = 16 per
       group, 6.9M multiply-adds) ran 2.4x (AVX-512) and 2.8x (AVX2) faster
       as generic taps than as col2im; its grad_weight (the weight kernel)
