@@ -111,12 +111,13 @@ def channels_last_wanted(device: DeviceProfile, roles: dict[str, Ix]) -> bool:
 
 
 def is_small(req: KernelRequest, device: DeviceProfile) -> bool:
-    """A static depthwise kernel at least COMPACT_MIN_KERNEL wide in every dim, with fewer useful
+    """A static depthwise kernel (G > 1 groups) at least COMPACT_MIN_KERNEL wide in every dim, with fewer useful
     multiply-adds than the profile's compact_max_macs (N * G * Ca * Cb *
     prod useful per dim): emitted as one op (padded dims, a scatter by
     phases over the flipped weight) rather than peeled pieces or one op per
     tap.  Smaller kernels (3x3: at most 9 ops) keep the exact split."""
-    if not is_depthwise(req.roles) or not all(isinstance(r.K, int) and r.K >= COMPACT_MIN_KERNEL for r in req.rels):
+    g = req.roles["g"]
+    if not is_depthwise(req.roles) or not (isinstance(g, int) and g > 1) or not all(isinstance(r.K, int) and r.K >= COMPACT_MIN_KERNEL for r in req.rels):
         return False
     macs = 1
     for role in ("n", "g", "ca", "cb"):
