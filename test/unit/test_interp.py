@@ -565,20 +565,19 @@ def test_conv_bwd_random_configurations(cfg: harness.Config):
 
 
 def test_compact_kernels_are_one_op_and_right(monkeypatch):
-    """compact_max_macs (2^18 on the CPU classes): a small 7x7 depthwise
-    layer is one padded op per gradient (grad_input by phases over the
-    flipped weight) instead of one op per tap and peeled pieces (the profile
-    with compact_max_macs = 0); the interpreted results match PyTorch."""
+    """compact_max_macs (a profile field, off on every class): a small 7x7
+    depthwise layer as one padded op per gradient (grad_input by phases over
+    the flipped weight) instead of one op per tap and peeled pieces; the
+    interpreted results match PyTorch."""
     import dataclasses
 
     from convopt.lowering.kernel import device
 
     cfg = harness.C("dw7_compact", groups=4, cin=4, cout=4, kernel=7, padding=3, spatial=8, mask=(True, True, False))
-    compact = harness.lower(harness.torch_ir(cfg)).count("linalg.generic")
-    check_conv_bwd(cfg, PATHS["direct"])
-    cpu = device.PROFILES[device.Device.CPU]
-    monkeypatch.setitem(device.PROFILES, device.Device.CPU, dataclasses.replace(cpu, compact_max_macs=0))
     split = harness.lower(harness.torch_ir(cfg)).count("linalg.generic")
+    cpu = device.PROFILES[device.Device.CPU]
+    monkeypatch.setitem(device.PROFILES, device.Device.CPU, dataclasses.replace(cpu, compact_max_macs=1 << 18))
+    compact = harness.lower(harness.torch_ir(cfg)).count("linalg.generic")
     assert split >= 49 and compact <= 3, (split, compact)
     check_conv_bwd(cfg, PATHS["direct"])
 

@@ -65,7 +65,7 @@ class DeviceProfile:
     compact_max_macs: int = 0
 
 
-CPU_MEASURED = {"im2col_min_macs": 1 << 14, "col2im_min_channels": 32, "pointwise_col2im_min_macs": 1 << 18, "compact_max_macs": 1 << 18}
+CPU_MEASURED = {"im2col_min_macs": 1 << 14, "col2im_min_channels": 32, "pointwise_col2im_min_macs": 1 << 18}
 """The thresholds measured on both x86 classes (bench/forms.py,
 bench/results/forms.avx512.json and forms.avx2.json: each kernel of
 bench/layers.json and of the test/models convolutions alone, f32, every
@@ -87,15 +87,16 @@ interleaved rounds on a machine 80-90% busy with others' work):
       group, 6.9M multiply-adds) ran 2.4x (AVX-512) and 2.8x (AVX2) faster
       as generic taps than as col2im; its grad_weight (the weight kernel)
       stays im2col (1.85x / 8.5x faster than generic).
-  compact_max_macs 0 -> 2^18 (small depthwise kernels of 5x5 and more):
+  compact_max_macs stays 0 (off) on every class; at 2^18 (small depthwise
+      kernels of 5x5 and more, as measured):
       ConvNeXt's 7x7 depthwise on 8x8 (62K multiply-adds) as one op per
       gradient instead of 49 tap ops (grad_input) and 98 peeled pieces
       (grad_weight) ran the same alone (0.046-0.068 ms either way, within
       noise); the model's step 449 -> 67 IREE dispatches (the raw import:
       56).  Its padded windows execute 1/0.62 of the useful multiply-adds.
-      Not for dense or decomposed kernels: there the rule took small 5x5
-      and decomposed e2e kernels to MAC efficiency 0.34-0.79, below the
-      tests' 0.85."""
+      On the e2e matrix it took small depthwise kernels (random_108: 0.60,
+      random_96 decomposed: 0.80) and, for dense or decomposed kernels,
+      small 5x5 ones (0.34-0.79) below the tests' per-case 0.85."""
 
 PROFILES: dict[Device, DeviceProfile] = {
     # not slow on either class: where the classes disagree (channels-last
