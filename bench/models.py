@@ -98,23 +98,25 @@ MODELS_DIR = HERE.parent / "test" / "models"
 sys.path.insert(0, str(MODELS_DIR))
 sys.path.insert(0, str(HERE.parent / "test" / "e2e"))  # harness: one convolution_backward as torch IR (--ops)
 
+from load import QUIET, OthersBusy, wait_quiet  # noqa: E402
 from model_zoo import _CONVS, MODELS, ModelSpec  # noqa: E402
 
 BIN = Path(sys.executable).parent
 TIMEOUT = 1800
-TOOL_RUNS = 3
+TOOL_RUNS = [3]  # --tool-runs: runs per tool command (0: no tool wall times)
 CONV_BWD = "torch.aten.convolution_backward"
 FRONTEND = "builtin.module(torch-function-to-torch-backend-pipeline{backend-legal-ops=aten.convolution_backward})"
 FRONTEND_DECOMPOSED = "builtin.module(torch-function-to-torch-backend-pipeline)"
 LINALG = "builtin.module(torch-backend-to-linalg-on-tensors-backend-pipeline)"
 TM_CONVERT = "builtin.module(func.func(convert-torch-to-linalg))"
-IREE_FLAGS = ("--iree-hal-target-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=host")
+IREE_FLAGS = ["--iree-hal-target-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=host"]  # --target-cpu replaces the CPU
 
 # stage name -> (tool, arguments, input stage); "raw" is the imported file
 STAGES: dict[str, tuple[str, tuple[str, ...], str]] = {
     "frontend": ("torch-mlir-opt", (f"--pass-pipeline={FRONTEND}",), "raw"),
     "frontend-decomposed": ("torch-mlir-opt", (f"--pass-pipeline={FRONTEND_DECOMPOSED}",), "raw"),
     "convopt(raw)": ("convopt", ("--lower-conv-bwd",), "raw"),
+    "convopt-fwd(raw)": ("convopt", ("--lower-conv-bwd", "--lower-forward-convs"), "raw"),
     "convopt(frontend)": ("convopt", ("--lower-conv-bwd",), "frontend"),
     "linalg(convopt)": ("torch-mlir-opt", (f"--pass-pipeline={LINALG}",), "convopt(frontend)"),
     "linalg(direct)": ("torch-mlir-opt", (f"--pass-pipeline={LINALG}",), "frontend"),
@@ -127,12 +129,14 @@ STAGES: dict[str, tuple[str, tuple[str, ...], str]] = {
 # variant -> (last stage, iree-compile input type)
 VARIANTS: dict[str, tuple[str, str]] = {
     "convopt + IREE": ("convopt(raw)", "torch"),
+    "convopt fwd + IREE": ("convopt-fwd(raw)", "torch"),
     "convopt + torch-mlir": ("linalg(convopt)", "auto"),
     "torch-mlir direct": ("linalg(direct)", "auto"),
     "torch-mlir decomposed": ("linalg(decomposed)", "auto"),
     "IREE torch input": ("raw", "torch"),
 }
-CONVOPT = ("convopt + IREE", "convopt + torch-mlir")
+CONVOPT = {"convopt + IREE": "convopt(raw)", "convopt fwd + IREE": "convopt-fwd(raw)", "convopt + torch-mlir": "convopt(frontend)"}
+"""The convopt pipelines and the stage that is convopt's output in each."""
 OTHERS = ("torch-mlir direct", "torch-mlir decomposed", "IREE torch input")
 
 
@@ -236,51 +240,7 @@ def iree_config(threads: int):
     return _CONFIG[0]
 
 
-def _cpu_ticks() -> tuple[int, int, int]:
-    """(machine busy ticks, machine total ticks, this process's ticks)."""
-    with open("/proc/stat") as f:
-        vals = [int(v) for v in f.readline().split()[1:]]
-    t = os.times()
-    mine = round((t.user + t.system + t.children_user + t.children_system) * os.sysconf("SC_CLK_TCK"))
-    total = sum(vals[:8])  # guest time is already in user
-    return total - vals[3] - vals[4], total, mine
-
-
-class OthersBusy:
-    """Share of the machine's CPU that other processes kept busy between
-    start() and value() (this process's own CPU time taken out)."""
-
-    t0: Optional[tuple[int, int, int]] = None
-
-    def start(self) -> OthersBusy:
-        try:
-            self.t0 = _cpu_ticks()
-        except (OSError, ValueError):
-            self.t0 = None
-        return self
-
-    def value(self) -> float:
-        if self.t0 is None:
-            return math.nan
-        busy1, total1, mine1 = _cpu_ticks()
-        busy0, total0, mine0 = self.t0
-        return max(0.0, ((busy1 - busy0) - (mine1 - mine0)) / max(1, total1 - total0))
-
-
-QUIET = 0.25
 OPS_QUIET_WAIT = 20.0  # --ops: at most this --quiet-wait per op (a model has up to 20)
-
-
-def wait_quiet(max_wait: float) -> float:
-    """Wait (up to max_wait s) until other processes keep less than QUIET of
-    the CPU busy.  Returns the busy share seen last."""
-    deadline = time.monotonic() + max_wait
-    while True:
-        probe = OthersBusy().start()
-        time.sleep(0.5 if max_wait <= 0 else 2.0)
-        busy = probe.value()
-        if not busy > QUIET or time.monotonic() >= deadline:
-            return busy
 
 
 def interleaved_best(fns: dict, repeats: int, quiet_wait: float = 0.0, stats: Optional[dict] = None) -> dict:
@@ -347,15 +307,19 @@ def load_iree(vmfb: Path, args: list, ref: list, threads: int):
     return (lambda: fn(*dev_args)), err
 
 
-def eager_step(spec: ModelSpec, args_t: list, ref: list, threads: int):
+def eager_step(spec: ModelSpec, args_t: list, ref: list, threads: int, inductor: bool = False):
     """The same step in PyTorch eager, float32: forward of the training-mode
     module and torch.autograd.grad wrt the parameters (and the inputs for the
-    blocks).  (the step, max relative error of grads + updated buffers)."""
+    blocks).  (the step, max relative error of grads + updated buffers, wall
+    time of the first call).  inductor: the module under torch.compile
+    (Inductor, CPU): AOTAutograd traces the same aten graph, forward and
+    backward, and Inductor compiles both on the first call (its build time)."""
     import torch
 
     torch.set_num_threads(threads)
     n_in, n_p, n_b, n_o = spec.counts()
     m = spec.model()
+    fwd = torch.compile(m, backend="inductor") if inductor else m
     params = [p for _, p in m.named_parameters()]
     buffers = [b for _, b in m.named_buffers()]
     with torch.no_grad():
@@ -368,12 +332,15 @@ def eager_step(spec: ModelSpec, args_t: list, ref: list, threads: int):
     wrt = (inputs if spec.input_grad else []) + params
 
     def step():
-        outs = m(*inputs)
+        outs = fwd(*inputs)
         outs = outs if isinstance(outs, tuple) else (outs,)
         return torch.autograd.grad(outs, wrt, grad_outs)
 
-    got = [g.detach().contiguous().numpy() for g in step()] + [b.detach().contiguous().numpy() for b in buffers]
-    return step, max(relative_error(g, r) for g, r in zip(got, ref))
+    t0 = time.perf_counter()
+    grads = step()
+    first = time.perf_counter() - t0
+    got = [g.detach().contiguous().numpy() for g in grads] + [b.detach().contiguous().numpy() for b in buffers]
+    return step, max(relative_error(g, r) for g, r in zip(got, ref)), first
 
 
 def iree_compile(src: Path, input_type: str, out: Path, work: Path) -> float:
@@ -398,7 +365,7 @@ def run_model(name: str, repeats: int, threads: int, work: Path, quiet_wait: flo
         try:
             src = stages.get(stage)
             if variant in CONVOPT:
-                out = stages.get("convopt(raw)" if variant == "convopt + IREE" else "convopt(frontend)")
+                out = stages.get(CONVOPT[variant])
                 row["conv_bwd_left"][variant] = out.read_text().count(CONV_BWD)
             row["lower_s"][variant] = stages.chain_time(stage)
             vmfb = work / (slug(variant) + ".vmfb")
@@ -408,7 +375,12 @@ def run_model(name: str, repeats: int, threads: int, work: Path, quiet_wait: flo
             row["errors"][variant] = str(e)
         except Exception as e:  # the runtime rejecting a module, for example
             row["errors"][variant] = f"{type(e).__name__}: {str(e).strip().splitlines()[0][:160] if str(e).strip() else ''}"
-    fns["PyTorch"], row["max_rel_err"]["PyTorch"] = eager_step(spec, args_t, ref, threads)
+    fns["PyTorch"], row["max_rel_err"]["PyTorch"], _ = eager_step(spec, args_t, ref, threads)
+    row["times_ms"]["Inductor"] = None
+    try:
+        fns["Inductor"], row["max_rel_err"]["Inductor"], row["compile_s"]["Inductor"] = eager_step(spec, args_t, ref, threads, inductor=True)
+    except Exception as e:  # Inductor failing on a model
+        row["errors"]["Inductor"] = f"{type(e).__name__}: {str(e).strip().splitlines()[0][:160] if str(e).strip() else ''}"
     stats: dict = {}
     for variant, t in interleaved_best(fns, repeats, quiet_wait, stats).items():
         row["times_ms"][variant] = t * 1e3
@@ -418,9 +390,9 @@ def run_model(name: str, repeats: int, threads: int, work: Path, quiet_wait: flo
     # tool wall time: convopt's stage next to torch-mlir-opt's on the same file, and the one command
     tools: dict = {}
     for key, stage in (("convopt", "convopt(frontend)"), ("torch-mlir-opt", "torch-mlir-opt convert"),
-                       ("convopt one-command", "one-command")):
+                       ("convopt one-command", "one-command")) if TOOL_RUNS[0] else ():
         try:
-            tools[key] = stages.retime(stage, TOOL_RUNS)
+            tools[key] = stages.retime(stage, TOOL_RUNS[0])
         except StepFailed as e:
             tools[key] = None
             row["errors"][f"tool: {key}"] = str(e)
@@ -461,7 +433,22 @@ def summarize(row: dict) -> dict:
         "convopt_over_other": times[best_c] / times[best_o] if best_c and best_o else None,
         "convopt_over_pytorch": times[best_c] / times["PyTorch"] if best_c else None,
         "other_over_pytorch": times[best_o] / times["PyTorch"] if best_o else None,
+        "convopt_over_inductor": times[best_c] / times["Inductor"] if best_c and ok(row, "Inductor") else None,
+        "build_s": build_seconds(row, best_c),
     }
+
+
+def build_seconds(row: dict, best_c: Optional[str]) -> dict:
+    """Build wall time (s) per pipeline: convopt's faster pipeline (its
+    lowering chain + iree-compile), iree-compile of the raw import (IREE
+    torch input), Inductor's first call (compile of forward and backward and
+    one run)."""
+    comp, low = row["compile_s"], row["lower_s"]
+    out = {"convopt": low[best_c] + comp[best_c] if best_c and best_c in comp else None,
+           "raw import": comp.get("IREE torch input"), "Inductor": comp.get("Inductor")}
+    if out["convopt"] and out["raw import"]:
+        out["convopt / raw import"] = out["convopt"] / out["raw import"]
+    return out
 
 
 # --------------------------------------------------------------------------
@@ -472,7 +459,7 @@ PROFILE_CALLS = 20
 
 
 # the pipeline that lowers everything but the conv backward ops the same way as each convopt pipeline
-PARTNER = {"convopt + torch-mlir": "torch-mlir direct", "convopt + IREE": "IREE torch input"}
+PARTNER = {"convopt + torch-mlir": "torch-mlir direct", "convopt + IREE": "IREE torch input", "convopt fwd + IREE": "IREE torch input"}
 
 
 def profile(row: dict, work: Path, threads: int, args: list) -> list[str]:
@@ -733,7 +720,7 @@ def report_model(row: dict) -> list[str]:
     pt = times["PyTorch"]
     best_o = times[s["fastest_other"]] if s["fastest_other"] else None
     lines = []
-    for variant in list(VARIANTS) + ["PyTorch"]:
+    for variant in list(VARIANTS) + ["Inductor", "PyTorch"]:
         t = times.get(variant)
         head = f"{row['model']:24} {variant:22}"
         if t is None:
@@ -742,7 +729,7 @@ def report_model(row: dict) -> list[str]:
         rel_o = f"{t / best_o:9.2f}" if best_o else "      n/a"
         lower = row["lower_s"].get(variant)
         comp = row["compile_s"].get(variant)
-        tail = f" {lower:8.2f} {comp:8.1f}" if comp is not None else f" {'':8} {'':8}"
+        tail = f" {(f'{lower:8.2f}' if lower is not None else ''):8} {comp:8.1f}" if comp is not None else f" {'':8} {'':8}"
         lines.append(f"{head} {t:9.2f} {t / pt:9.2f} {rel_o} {fmt_err(row, variant):>13}{tail}")
     busy = row.get("others_busy")
     if busy is not None and busy > QUIET:
@@ -752,8 +739,8 @@ def report_model(row: dict) -> list[str]:
 
 def report_summary(rows: list[dict]) -> list[str]:
     lines = [
-        f"{'model':24} {'convs':>5} {'convopt best':>20} {'fastest other':>21} {'c/other':>8} {'c/PyTorch':>9}"
-        f" {'convopt s':>9} {'tm-opt s':>8} {'1-cmd s':>8} {'tm 2-stg s':>10}",
+        f"{'model':24} {'convs':>5} {'convopt best':>20} {'fastest other':>21} {'c/other':>8} {'c/PyTorch':>9} {'c/Inductor':>10}"
+        f" {'convopt s':>9} {'tm-opt s':>8} {'1-cmd s':>8} {'tm 2-stg s':>10} {'build c s':>9} {'build raw s':>11} {'build Ind s':>11}",
     ]
     lines.append("-" * len(lines[0]))
 
@@ -766,8 +753,9 @@ def report_summary(rows: list[dict]) -> list[str]:
         ratio_p = s["convopt_over_pytorch"]
         lines.append(
             f"{row['model']:24} {row['conv_bwd']:5d} {s['convopt_best'] or 'none':>20} {s['fastest_other'] or 'none':>21}"
-            f" {f(ratio_o)} {f(ratio_p, '9.2f')} {f(tl.get('convopt'), '9.2f')} {f(tl.get('torch-mlir-opt'))}"
+            f" {f(ratio_o)} {f(ratio_p, '9.2f')} {f(s.get('convopt_over_inductor'), '10.2f')} {f(tl.get('convopt'), '9.2f')} {f(tl.get('torch-mlir-opt'))}"
             f" {f(tl.get('convopt one-command'))} {f(tl.get('torch-mlir-opt two stages'), '10.2f')}"
+            f" {f(s.get('build_s', {}).get('convopt'), '9.1f')} {f(s.get('build_s', {}).get('raw import'), '11.1f')} {f(s.get('build_s', {}).get('Inductor'), '11.1f')}"
         )
     ratios = [r["summary"]["convopt_over_other"] for r in rows if r["summary"]["convopt_over_other"]]
     ratios_p = [r["summary"]["convopt_over_pytorch"] for r in rows if r["summary"]["convopt_over_pytorch"]]
@@ -780,7 +768,7 @@ def report_summary(rows: list[dict]) -> list[str]:
 def report(rows: list[dict], threads: int, repeats: int) -> str:
     header = (f"{'model':24} {'variant':22} {'time ms':>9} {'/PyTorch':>9} {'/best oth':>9} {'max rel err':>13}"
               f" {'lower s':>8} {'compile s':>8}")
-    lines = [f"whole backward step, IREE llvm-cpu (host) local-task vs PyTorch eager, {threads} threads, best of {repeats}"
+    lines = [f"whole backward step, IREE llvm-cpu ({IREE_FLAGS[-1].split('=')[1]}) local-task vs PyTorch eager and Inductor, {threads} threads, best of {repeats}"
              + (f", convopt {' '.join(STAGES['convopt(raw)'][1])}" if STAGES["convopt(raw)"][1] != ("--lower-conv-bwd",) else ""), "",
              header, "-" * len(header)]
     for row in rows:
@@ -789,7 +777,9 @@ def report(rows: list[dict], threads: int, repeats: int) -> str:
               "torch-mlir decomposed, IREE torch input; c/other and c/PyTorch are time ratios (< 1: convopt faster).",
               "convopt s: convopt --lower-conv-bwd on the frontend stage's output; tm-opt s: torch-mlir-opt",
               "func.func(convert-torch-to-linalg) on the same file; 1-cmd s: convopt --lower-conv-bwd --torch-mlir-stages",
-              "on the raw file; tm 2-stg s: torch-mlir-opt's frontend + linalg stages (torch-mlir direct). Wall time, best of 3.", ""]
+              "on the raw file; tm 2-stg s: torch-mlir-opt's frontend + linalg stages (torch-mlir direct). Wall time, best of 3.",
+              "c/Inductor: convopt best / torch.compile (Inductor, CPU) of the same module. build c s: convopt best's lowering",
+              "chain + iree-compile; build raw s: iree-compile of the raw import; build Ind s: Inductor's first step (compile + run).", ""]
     lines += report_summary(rows)
     runs: dict[int, list[str]] = {}
     for r in rows:
@@ -818,7 +808,7 @@ def chart(rows: list[dict], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    variants = list(VARIANTS)
+    variants = list(VARIANTS) + ["Inductor"]
     fig, (ax, ax2) = plt.subplots(2, 1, figsize=(13, 9), gridspec_kw={"height_ratios": [3, 2]})
     width = 0.8 / len(variants)
     ratios = [row["times_ms"][v] / row["times_ms"]["PyTorch"] for row in rows for v in variants if row["times_ms"].get(v)]
@@ -906,7 +896,11 @@ def main() -> None:
                              "a --pass-pipeline=... replaces --lower-conv-bwd")
     parser.add_argument("--quiet-wait", type=float, default=0.0, metavar="S",
                         help=f"wait and time again, up to S seconds per timing loop, while other processes use > {100 * QUIET:.0f}%% of the CPU")
+    parser.add_argument("--target-cpu", default="host", help="IREE's --iree-llvmcpu-target-cpu (znver2 or haswell: AVX2 code, which this AVX-512 host runs too)")
+    parser.add_argument("--tool-runs", type=int, default=3, help="runs of each tool command for the tool wall times (0: none)")
     args = parser.parse_args()
+    TOOL_RUNS[0] = args.tool_runs
+    IREE_FLAGS[-1] = f"--iree-llvmcpu-target-cpu={args.target_cpu}"
     if args.merge:
         merge(args.merge, Path(args.out))
         return
@@ -942,7 +936,7 @@ def main() -> None:
         if args.ops:
             row["ops"] = run_ops(name, args.repeats, args.threads, work, min(args.quiet_wait, OPS_QUIET_WAIT))
             print("\n".join(report_ops(row)), flush=True)
-    text = write_results(rows, Path(args.out), {"threads": args.threads, "repeats": args.repeats, "convopt_flags": args.convopt_flags})
+    text = write_results(rows, Path(args.out), {"threads": args.threads, "repeats": args.repeats, "convopt_flags": args.convopt_flags, "target_cpu": args.target_cpu})
     print("\n" + text)
     if tmp is not None:
         tmp.cleanup()

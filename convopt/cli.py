@@ -45,6 +45,7 @@ _LONG_OPTIONS = (
     "conv-form",
     "matmul-tiles",
     "device",
+    "lower-forward-convs",
     "stats",
     "torch-mlir-stages",
     "threads",
@@ -117,6 +118,11 @@ def normalize_argv(argv: list[str]) -> list[str]:
     help="The class of machine the IR is built for, which decides the forms --conv-form=auto picks (default: cpu, any x86-64 CPU; "
     "avx2, avx512: those x86-64 CPUs; gpu: IREE's rocm, cuda and vulkan-spirv backends; host: this machine's CPU class).",
 )
+@click.option(
+    "--lower-forward-convs",
+    is_flag=True,
+    help="With --lower-conv-bwd, also lower the graph's own aten.convolution ops (and the aten.sum and shape ops convopt-torch-to-linalg takes) through convopt's forms.",
+)
 @click.option("--stats", is_flag=True, help="Print, per lowered op, executed and useful multiply-adds and the form chosen (to stderr).")
 @click.option(
     "--torch-mlir-stages",
@@ -172,6 +178,7 @@ class _Flags:
     conv_form: Optional[str]
     matmul_tiles: Optional[str]
     device: Optional[str]
+    lower_forward_convs: bool
     stats: bool
     torch_mlir_stages: bool
     threads: Optional[int]
@@ -213,8 +220,10 @@ def _pipeline(f: _Flags) -> Optional[str]:
         _usage_error("--mlir-print-debuginfo cannot be combined with --torch-mlir-stages (torch-mlir's stages do not keep the input's locations)")
     if f.pass_pipeline is not None and (f.lower_conv_bwd or f.decompose_conv_bwd):
         _usage_error("--pass-pipeline cannot be combined with --lower-conv-bwd or --decompose-conv-bwd")
+    if f.lower_forward_convs and not f.lower_conv_bwd:
+        _usage_error("--lower-forward-convs applies to --lower-conv-bwd")
     if f.pass_pipeline is None and (f.lower_conv_bwd or f.decompose_conv_bwd):
-        return default_pipeline(f.lower_conv_bwd, f.decompose_conv_bwd, f.target, f.backend_legal_ops, f.torch_boundary, f.conv_form, f.matmul_tiles, f.device)
+        return default_pipeline(f.lower_conv_bwd, f.decompose_conv_bwd, f.target, f.backend_legal_ops, f.torch_boundary, f.conv_form, f.matmul_tiles, f.device, f.lower_forward_convs)
     if f.target is not None or f.backend_legal_ops is not None or f.torch_boundary or f.conv_form is not None or f.matmul_tiles is not None or f.device is not None:
         _usage_error("--target, --backend-legal-ops, --torch-boundary, --conv-form, --matmul-tiles and --device apply to --lower-conv-bwd or --decompose-conv-bwd")
     return f.pass_pipeline

@@ -13,13 +13,16 @@ from typing import Optional
 
 def default_pipeline(
     lower: bool, decompose: bool, target: Optional[str], legal_ops: Optional[str], torch_boundary: bool, conv_form: Optional[str], matmul_tiles: Optional[str] = None,
-    device: Optional[str] = None,
+    device: Optional[str] = None, forward_convs: bool = False,
 ) -> str:
     """The pipeline text of `--lower-conv-bwd` (lower) or `--decompose-conv-bwd`
     (decompose and not lower).  `legal_ops` is the comma-separated op list of
     `--backend-legal-ops` (None: the target's; "": none).  conv_form and
     matmul_tiles and device (None, "none" or "cpu": the pass default) go to both
-    kernel passes."""
+    kernel passes.  forward_convs (`--lower-forward-convs`) adds
+    convopt-torch-to-linalg with the same kernel options after them: the
+    graph's own aten.convolution ops (and the sums and shape ops that pass
+    lowers) go through convopt's forms instead of the backend's lowering."""
     opts = []
     if target is not None:
         opts.append(f"target={target}")
@@ -39,7 +42,8 @@ def default_pipeline(
     # The symbolic-shape annotations go first: nothing below reads them, and
     # left in place they keep a lowered function's torch boundary alive and
     # stop torch-mlir's linalg stage (it cannot legalize torch.symbolic_int).
+    forward = f"convopt-torch-to-linalg{form}, " if forward_convs else ""
     return (
         f"builtin.module(func.func(convopt-drop-symbolic-shapes, convopt-decompose-conv-bwd{{{' '.join(opts)}}}, "
-        f"convopt-conv-bwd-to-linalg{form}, convopt-cleanup), {boundary})"
+        f"convopt-conv-bwd-to-linalg{form}, {forward}convopt-cleanup), {boundary})"
     )

@@ -5,6 +5,8 @@ directory (so a failure names the file that reproduces it).
 
   iree               raw -> convopt --lower-conv-bwd -> iree-compile --iree-input-type=torch
                      (convopt's output is mixed: the other torch ops remain)
+  iree-forward-convs raw -> convopt --lower-conv-bwd --lower-forward-convs -> iree-compile --iree-input-type=torch
+                     (the forward aten.convolution ops through convopt too: none may be left)
   torch-mlir-stages  raw -> torch-mlir-opt frontend stage (convolution_backward legal)
                      -> convopt --lower-conv-bwd
                      -> torch-mlir-opt linalg stage -> iree-compile (input type auto)
@@ -92,6 +94,12 @@ def iree(raw: Path, work: Path) -> Lowered:
     return Lowered(out, "torch", [out])
 
 
+def iree_forward_convs(raw: Path, work: Path) -> Lowered:
+    out = work / "convopt.mlir"
+    run([tool("convopt"), "--lower-conv-bwd", "--lower-forward-convs", str(raw), "-o", str(out)])
+    return Lowered(out, "torch", [out])
+
+
 def torch_mlir_stages(raw: Path, work: Path) -> Lowered:
     frontend = work / "frontend.mlir"
     lowered = work / "convopt.mlir"
@@ -108,7 +116,7 @@ def one_command(raw: Path, work: Path) -> Lowered:
     return Lowered(out, "auto", [out])
 
 
-PIPELINES = {"iree": iree, "torch-mlir-stages": torch_mlir_stages, "one-command": one_command}
+PIPELINES = {"iree": iree, "iree-forward-convs": iree_forward_convs, "torch-mlir-stages": torch_mlir_stages, "one-command": one_command}
 
 
 def compile_vmfb(lowered: Lowered, work: Path, cache: Optional[Path] = None) -> tuple[Path, bool]:

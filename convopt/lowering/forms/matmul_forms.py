@@ -363,7 +363,9 @@ def im2col_pays(req: KernelRequest) -> bool:
     im2col_min_macs multiply-adds (the device profile's, device.py; never
     where the profile has no matmul_forms); a scatter also needs at least
     IM2COL_MIN_EFFICIENCY of useful multiply-adds (col2im multiplies the
-    padded positions too) and a static kernel size."""
+    padded positions too), a static kernel size and Ca * Cb of at least the
+    profile's col2im_min_channels, and a 1x1 scatter at least its
+    pointwise_col2im_min_macs."""
     roles, rels = req.roles, req.rels
     ca, cb = roles["ca"], roles["cb"]
     if not req.choices.device.matmul_forms or not im2col_fits(req) or not isinstance(ca, int) or not isinstance(cb, int) or ca * cb < 4 or not all(r.static for r in rels):
@@ -372,14 +374,16 @@ def im2col_pays(req: KernelRequest) -> bool:
     for r in rels:
         useful *= r.useful()
         executed *= r.Ns * r.k  # type: ignore[operator]
-    if req.kind == Kind.SCATTER and useful < IM2COL_MIN_EFFICIENCY * executed:
+    device = req.choices.device
+    if req.kind == Kind.SCATTER and (useful < IM2COL_MIN_EFFICIENCY * executed or ca * cb < device.col2im_min_channels):
         return False
-    min_macs = req.choices.device.im2col_min_macs
     macs = useful * ca * cb
     for role in ("n", "g"):
         size = roles[role]
-        macs *= size if isinstance(size, int) else min_macs  # a dynamic batch counts as large
-    return macs >= min_macs
+        macs *= size if isinstance(size, int) else device.im2col_min_macs  # a dynamic batch counts as large
+    if req.kind == Kind.SCATTER and all(r.K == 1 for r in rels) and macs < device.pointwise_col2im_min_macs:
+        return False  # one contraction either way; col2im adds its transposes
+    return macs >= device.im2col_min_macs
 
 
 def emit_im2col(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:

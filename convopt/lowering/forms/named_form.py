@@ -16,7 +16,7 @@ from ..kernel.emit import Emitter
 from ..kernel.relation import Kind
 from ..kernel.request import KernelRequest, KernelStats
 from ..kernel.roles import from_roles
-from .channels_last import channels_last_fits, emit_channels_last_kernel
+from .channels_last import channels_last_fits, emit_channels_last_kernel, is_depthwise
 from .named import emit_named_gather, named_conv_name
 from .registry import FormDef, register
 
@@ -41,8 +41,10 @@ def named_fits(req: KernelRequest) -> bool:
 
 
 def named_pays(req: KernelRequest) -> bool:
-    """auto: channels-last where the device profile takes it and it fits."""
-    return req.choices.device.channels_last and channels_last(req)
+    """auto: channels-last where the device profile takes it (depthwise
+    kernels by its channels_last, dense ones by channels_last_dense) and it fits."""
+    device = req.choices.device
+    return (device.channels_last if is_depthwise(req.roles) else device.channels_last_dense) and channels_last(req)
 
 
 def emit_named(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:

@@ -47,8 +47,14 @@ class DeviceProfile:
         for their copies (measured, bench/README.md);
     peel_waste: a static dim is peeled when zero padding would waste more
         than this fraction of its multiply-adds;
-    channels_last: whether depthwise and dense stride-1 kernels take the
-        channels-last named convolutions (channels_last.py) under `auto`;
+    channels_last: whether depthwise kernels take the channels-last named
+        convolutions (channels_last.py) under `auto`;
+    channels_last_dense: the same for dense stride-1 scatters
+        (`conv_2d_nhwc_hwcf` over the flipped weight);
+    col2im_min_channels: a scatter takes col2im only with Ca * Cb (per
+        group) at least this;
+    pointwise_col2im_min_macs: a 1x1 scatter takes col2im only from this
+        many multiply-adds;
     scatter_phases: whether a scatter is cut by output phases (one dense
         gather per phase b mod S over the flipped weight, disjoint: each
         writes its own strided slice) instead of one op per tap adding into
@@ -85,19 +91,61 @@ class DeviceProfile:
     dynamic_taps: bool = True
     flip_per_piece: bool = False
     bias_two_step: bool = False
+    channels_last_dense: bool = True
+    col2im_min_channels: int = 4
+    pointwise_col2im_min_macs: int = 0
 
+
+CPU_MEASURED = {"im2col_min_macs": 1 << 14, "col2im_min_channels": 32, "pointwise_col2im_min_macs": 1 << 18}
+"""The thresholds measured on both x86 classes (bench/forms.py,
+bench/results/forms.avx512.json and forms.avx2.json: each kernel of
+bench/layers.json and of the test/models convolutions alone, f32, every
+form, IREE targeting this AVX-512 host and znver2; times in ms, best of 15
+interleaved rounds on a machine 80-90% busy with others' work):
+
+  im2col_min_macs 2^20 -> 2^14: the matmul forms were as fast or faster
+      than linalg.generic on every kernel from 16K multiply-adds up, on both
+      classes: audio's grad_weight at 977K 0.092 against 0.76 (8.3x, AVX2
+      8.7x), at 485K 6.3x / 6.0x, at 204K 3.2x / 2.7x, its grad_input at
+      117K 1.6x / 1.35x, at 37K 1.2x / 1.1x, at 16K 1.0-1.1x (call
+      overhead); ConvNeXt's stem grad_weight at 98K 3.0x / 2.9x.
+  pointwise_col2im_min_macs 2^18: 1x1 grad_inputs below it ran 1.2-1.5x
+      slower as col2im than as generic on 4 of 9 kernels (mobilenet's
+      65K-197K, resnet18's 65K downsample; AVX2 1.2-1.5x), equal on the rest;
+      at 1M (resnext's conv1) col2im is 1.5x / 1.2x faster; wider scatters
+      win as col2im from 16K (0.32-0.93 of generic's time).
+  col2im_min_channels 4 -> 32: resnext-g32's grad_input (Ca * Cb = 16 per
+      group, 6.9M multiply-adds) ran 2.4x (AVX-512) and 2.8x (AVX2) faster
+      as generic taps than as col2im; its grad_weight (the weight kernel)
+      stays im2col (1.85x / 8.5x faster than generic).
+  Measured and not adopted: small depthwise kernels of 5x5 and more (under
+      2^18 multiply-adds) as one padded op per gradient:
+      ConvNeXt's 7x7 depthwise on 8x8 (62K multiply-adds) as one op per
+      gradient instead of 49 tap ops (grad_input) and 98 peeled pieces
+      (grad_weight) ran the same alone (0.046-0.068 ms either way, within
+      noise); the model's step 449 -> 67 IREE dispatches (the raw import:
+      56).  Its padded windows execute 1/0.62 of the useful multiply-adds.
+      On the e2e matrix it took small depthwise kernels (random_108: 0.60,
+      random_96 decomposed: 0.80) and, for dense or decomposed kernels,
+      small 5x5 ones (0.34-0.79) below the tests' per-case 0.85."""
 
 PROFILES: dict[Device, DeviceProfile] = {
-    Device.CPU: DeviceProfile(Device.CPU),
-    Device.AVX2: DeviceProfile(Device.AVX2),
-    Device.AVX512: DeviceProfile(Device.AVX512),
+    # not slow on either class: where the classes disagree (channels-last
+    # dense scatters) the form whose worst ratio to the fastest is smaller
+    Device.CPU: DeviceProfile(Device.CPU, **CPU_MEASURED),  # type: ignore[arg-type]
+    # dense stride-1 grad_input as col2im: conv_2d_nhwc_hwcf compiled for
+    # AVX2 ran 2.96x (resnet-3x3-s1), 1.58x (resnet50-3x3-64) and 6.1x
+    # (deeplab-dilated) slower than col2im
+    Device.AVX2: DeviceProfile(Device.AVX2, **CPU_MEASURED, channels_last_dense=False),  # type: ignore[arg-type]
+    # conv_2d_nhwc_hwcf on AVX-512: 9.4x, 3.9x, 2.8x faster than col2im on the same three
+    Device.AVX512: DeviceProfile(Device.AVX512, **CPU_MEASURED),  # type: ignore[arg-type]
     # GPU: the forms IREE's rocm, cuda and vulkan-spirv pipelines build
     # (bench/README.md, GPU builds): linalg.generic (no im2col copies, no
     # channels-last transposes), one op per gather or weight kernel (padded:
     # peeling built too, at 2.6x the build time on convnext), the scatter by
     # output phases.
     Device.GPU: DeviceProfile(
-        Device.GPU, matmul_forms=False, peel_waste=1.0, channels_last=False,
+        Device.GPU, matmul_forms=False, peel_waste=1.0, channels_last=False, channels_last_dense=False,
         scatter_phases=True, image_first=True, dynamic_taps=False, flip_per_piece=True, bias_two_step=True,
     ),
 }

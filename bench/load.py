@@ -1,0 +1,60 @@
+"""How busy the machine is: the share of the CPU other processes use.
+
+The machines here are shared (2 cores, several developers), so every
+benchmark records the others' share of the CPU while it times
+(OthersBusy), and can wait for a quiet machine (wait_quiet).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from typing import Optional
+
+
+def _cpu_ticks() -> tuple[int, int, int]:
+    """(machine busy ticks, machine total ticks, this process's ticks)."""
+    with open("/proc/stat") as f:
+        vals = [int(v) for v in f.readline().split()[1:]]
+    t = os.times()
+    mine = round((t.user + t.system + t.children_user + t.children_system) * os.sysconf("SC_CLK_TCK"))
+    total = sum(vals[:8])  # guest time is already in user
+    return total - vals[3] - vals[4], total, mine
+
+
+class OthersBusy:
+    """Share of the machine's CPU that other processes kept busy between
+    start() and value() (this process's own CPU time taken out)."""
+
+    t0: Optional[tuple[int, int, int]] = None
+
+    def start(self) -> OthersBusy:
+        try:
+            self.t0 = _cpu_ticks()
+        except (OSError, ValueError):
+            self.t0 = None
+        return self
+
+    def value(self) -> float:
+        if self.t0 is None:
+            return math.nan
+        busy1, total1, mine1 = _cpu_ticks()
+        busy0, total0, mine0 = self.t0
+        return max(0.0, ((busy1 - busy0) - (mine1 - mine0)) / max(1, total1 - total0))
+
+
+QUIET = 0.25
+"""Above this share of the CPU used by others, a timing is marked busy."""
+
+
+def wait_quiet(max_wait: float) -> float:
+    """Wait (up to max_wait s) until other processes keep less than QUIET of
+    the CPU busy.  Returns the busy share seen last."""
+    deadline = time.monotonic() + max_wait
+    while True:
+        probe = OthersBusy().start()
+        time.sleep(0.5 if max_wait <= 0 else 2.0)
+        busy = probe.value()
+        if not busy > QUIET or time.monotonic() >= deadline:
+            return busy
