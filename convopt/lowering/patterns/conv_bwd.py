@@ -198,6 +198,5 @@ class ConvBwdToLinalg(KernelPass):
     ANCHOR = FUNC
 
     def run(self, op: Operation, ctx: PassContext) -> None:
-        before = self.packed_ops(op)
-        apply_patterns_to(op, [LowerConvBwd(choices=self.choices, stats=ctx.stats)], erase_dead=ERASE_DEAD)
-        self.warn_miscompiled_tiles(op, ctx, before)
+        with self.warning_miscompiled_tiles(op, ctx):
+            apply_patterns_to(op, [LowerConvBwd(choices=self.choices, stats=ctx.stats)], erase_dead=ERASE_DEAD)

@@ -172,9 +172,8 @@ class DecomposeConvBwd(KernelPass):
         a rewrite creates)."""
         decomposition = [DecomposeConvBwdPattern(legal_kinds=frozenset(self.legal_kinds()), target=self.target or "linalg", diagnostics=ctx.diagnostics)]
         lowering = torch_to_linalg_patterns(self.choices, ctx.stats) if self.lower else []
-        before = self.packed_ops(op)
-        for conv in [o for o in op.walk() if o.name == CONV_BWD]:
-            created = apply_patterns([conv], decomposition, erase_dead=ERASE_DEAD)
-            if lowering:
-                apply_patterns(created, lowering, erase_dead=ERASE_DEAD)
-        self.warn_miscompiled_tiles(op, ctx, before)
+        with self.warning_miscompiled_tiles(op, ctx):
+            for conv in [o for o in op.walk() if o.name == CONV_BWD]:
+                created = apply_patterns([conv], decomposition, erase_dead=ERASE_DEAD)
+                if lowering:
+                    apply_patterns(created, lowering, erase_dead=ERASE_DEAD)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -37,7 +39,7 @@ def tile_hazards(choices: KernelChoices) -> TileTable:
     """The tiles of choices that IREE 3.13 is known to miscompile for its
     device: for the avx2 class (and gpu, which has no use for CPU tiles) a
     ValueError; for the generic cpu class, those wrong on this machine's CPU
-    (warned at each op: warn_miscompiled_tiles)."""
+    (warned at each op: warning_miscompiled_tiles)."""
     device = choices.device.device
     if not choices.tiles:
         return ()
@@ -91,11 +93,15 @@ class KernelPass(Pass):
         (else none: nothing to warn about)."""
         return {o for o in op.walk() if o.name == "linalg.mmt4d"} if self._hazards else set()  # type: ignore[attr-defined]
 
-    def warn_miscompiled_tiles(self, op: Operation, ctx: PassContext, before: set[Operation]) -> None:
-        """A located warning at each linalg.mmt4d under op, not in before,
-        whose tiles IREE 3.13 compiles to wrong results for this machine's
-        CPU (the device class `cpu` says nothing of the target CPU: the
-        machine convopt runs on is the evidence; packed.MAX_N0_WITHOUT_AVX512)."""
+    @contextlib.contextmanager
+    def warning_miscompiled_tiles(self, op: Operation, ctx: PassContext) -> Iterator[None]:
+        """Around the pass's rewrite of op: a located warning at each
+        linalg.mmt4d the rewrite creates whose tiles IREE 3.13 compiles to
+        wrong results for this machine's CPU (the device class `cpu` says
+        nothing of the target CPU: the machine convopt runs on is the
+        evidence; packed.MAX_N0_WITHOUT_AVX512)."""
+        before = self.packed_ops(op)
+        yield
         hazards: TileTable = self._hazards  # type: ignore[attr-defined]
         for mm in self.packed_ops(op) - before:
             n0 = ranked(mm.operands[1].type).shape[2]

@@ -355,7 +355,6 @@ class TorchToLinalg(KernelPass):
     ANCHOR = FUNC
 
     def run(self, op: Operation, ctx: PassContext) -> None:
-        before = self.packed_ops(op)
-        apply_patterns_to(op, torch_to_linalg_patterns(self.choices, ctx.stats), erase_dead=ERASE_DEAD)
-        self.warn_miscompiled_tiles(op, ctx, before)
+        with self.warning_miscompiled_tiles(op, ctx):
+            apply_patterns_to(op, torch_to_linalg_patterns(self.choices, ctx.stats), erase_dead=ERASE_DEAD)
 
