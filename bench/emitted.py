@@ -46,7 +46,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "test", "e2e"))
 
 import harness  # noqa: E402
-from load import QUIET, OthersBusy, wait_quiet  # noqa: E402
+from load import QUIET, OthersBusy, paused, wait_quiet  # noqa: E402
 
 VARIANTS = {
     "convopt direct": ("convopt", ("--lower-conv-bwd",)),
@@ -271,12 +271,13 @@ def quiet_best_times(calls: dict, repeats: int, quiet_wait: float) -> tuple[dict
     deadline = time.monotonic() + quiet_wait
     best: dict[str, float] = {}
     while True:
-        if quiet_wait > 0:
-            wait_quiet(max(0.0, deadline - time.monotonic()))
-        probe = OthersBusy().start()
-        for k, ms in best_times(calls, repeats).items():
-            best[k] = min(ms, best.get(k, math.inf))
-        busy = probe.value()
+        with paused():  # $CONVOPT_BENCH_PAUSE_CWD (load.py)
+            if quiet_wait > 0:
+                wait_quiet(max(0.0, deadline - time.monotonic()))
+            probe = OthersBusy().start()
+            for k, ms in best_times(calls, repeats).items():
+                best[k] = min(ms, best.get(k, math.inf))
+            busy = probe.value()
         if not busy > QUIET or time.monotonic() >= deadline:
             return best, busy
 

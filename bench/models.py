@@ -98,7 +98,7 @@ MODELS_DIR = HERE.parent / "test" / "models"
 sys.path.insert(0, str(MODELS_DIR))
 sys.path.insert(0, str(HERE.parent / "test" / "e2e"))  # harness: one convolution_backward as torch IR (--ops)
 
-from load import QUIET, OthersBusy, wait_quiet  # noqa: E402
+from load import QUIET, OthersBusy, paused, wait_quiet  # noqa: E402
 from model_zoo import _CONVS, MODELS, ModelSpec  # noqa: E402
 
 BIN = Path(sys.executable).parent
@@ -250,22 +250,25 @@ def interleaved_best(fns: dict, repeats: int, quiet_wait: float = 0.0, stats: Op
     barriers and lose 100x and more when other processes oversubscribe the
     cores, so with quiet_wait > 0 the rounds wait for a quiet machine and are
     run again (bests kept) while other processes kept more than QUIET of the
-    CPU busy during them, until quiet_wait s have passed.  stats gets the
+    CPU busy during them, until quiet_wait s have passed (and, with
+    $CONVOPT_BENCH_PAUSE_CWD, the processes in that folder are paused while
+    they run: load.paused).  stats gets the
     other processes' busy share during the last rounds."""
     for fn in fns.values():
         fn()
     best = {k: math.inf for k in fns}
     deadline = time.monotonic() + quiet_wait
     while True:
-        if quiet_wait > 0:
-            wait_quiet(max(0.0, deadline - time.monotonic()))
-        probe = OthersBusy().start()
-        for _ in range(repeats):
-            for k, fn in fns.items():
-                start = time.perf_counter()
-                fn()
-                best[k] = min(best[k], time.perf_counter() - start)
-        busy = probe.value()
+        with paused():
+            if quiet_wait > 0:
+                wait_quiet(max(0.0, deadline - time.monotonic()))
+            probe = OthersBusy().start()
+            for _ in range(repeats):
+                for k, fn in fns.items():
+                    start = time.perf_counter()
+                    fn()
+                    best[k] = min(best[k], time.perf_counter() - start)
+            busy = probe.value()
         if stats is not None:
             stats["others_busy"] = busy
         if not busy > QUIET or time.monotonic() >= deadline:
