@@ -316,10 +316,15 @@ def eager_step(spec: ModelSpec, args_t: list, ref: list, threads: int, inductor:
     blocks).  (the step, max relative error of grads + updated buffers, wall
     time of the first call).  inductor: the module under torch.compile
     (Inductor, CPU): AOTAutograd traces the same aten graph, forward and
-    backward, and Inductor compiles both on the first call (its build time)."""
+    backward, and Inductor compiles both on the first call (its build time,
+    with its caches disabled: a cold build)."""
     import torch
 
     torch.set_num_threads(threads)
+    if inductor:  # a cold build: no FX graph / kernel caches from earlier runs
+        import torch._inductor.config
+
+        torch._inductor.config.force_disable_caches = True
     n_in, n_p, n_b, n_o = spec.counts()
     m = spec.model()
     fwd = torch.compile(m, backend="inductor") if inductor else m
