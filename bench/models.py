@@ -83,6 +83,7 @@ import json
 import math
 import os
 import re
+import resource
 import shlex
 import shutil
 import subprocess
@@ -161,28 +162,36 @@ def first_error(stderr: str, work: Path) -> str:
     return pick.replace(str(work) + os.sep, "")[:200]
 
 
-def run(cmd: list[str], work: Path) -> float:
-    """Run cmd; its wall time in seconds.  StepFailed with the first error line."""
-    start = time.perf_counter()
+def children_cpu() -> float:
+    """CPU seconds (user + system) of this process's waited-for children."""
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def run(cmd: list[str], work: Path) -> tuple[float, float]:
+    """Run cmd; its wall time and CPU time (user + system, every thread) in
+    seconds.  StepFailed with the first error line."""
+    start, cpu0 = time.perf_counter(), children_cpu()
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         raise StepFailed(f"timed out after {TIMEOUT} s") from None
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, children_cpu() - cpu0
     if proc.returncode:
         raise StepFailed(first_error(proc.stderr, work))
-    return elapsed
+    return elapsed, cpu
 
 
 @dataclass
 class Stages:
     """The stage files of one model, made on first use; each stage's wall
-    time, or the error of the first failing step on its chain."""
+    and CPU time, or the error of the first failing step on its chain."""
 
     raw: Path
     work: Path
     paths: dict[str, Path] = field(default_factory=dict)
     times: dict[str, float] = field(default_factory=dict)
+    cpu: dict[str, float] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
 
     def get(self, name: str) -> Path:
@@ -195,7 +204,7 @@ class Stages:
             src = self.get(source)  # a failed source raises its own error
             out = self.work / (slug(name) + ".mlir")
             try:
-                self.times[name] = run([tool(prog), *args, str(src), "-o", str(out)], self.work)
+                self.times[name], self.cpu[name] = run([tool(prog), *args, str(src), "-o", str(out)], self.work)
             except StepFailed as e:
                 self.errors[name] = f"{name}: {e}"
                 raise StepFailed(self.errors[name]) from None
@@ -209,15 +218,15 @@ class Stages:
         prog, args, source = STAGES[name]
         scratch = self.work / "retime.mlir"
         for _ in range(runs - 1):
-            t = run([tool(prog), *args, str(self.get(source)), "-o", str(scratch)], self.work)
+            t, _ = run([tool(prog), *args, str(self.get(source)), "-o", str(scratch)], self.work)
             self.times[name] = min(self.times[name], t)
         return self.times[name]
 
-    def chain_time(self, name: str) -> float:
-        """Wall time of all stages from the raw file to name."""
+    def chain_time(self, name: str, cpu: bool = False) -> float:
+        """Wall (or CPU) time of all stages from the raw file to name."""
         total = 0.0
         while name != "raw":
-            total += self.times[name]
+            total += (self.cpu if cpu else self.times)[name]
             name = STAGES[name][2]
         return total
 
@@ -314,7 +323,7 @@ def eager_step(spec: ModelSpec, args_t: list, ref: list, threads: int, inductor:
     """The same step in PyTorch eager, float32: forward of the training-mode
     module and torch.autograd.grad wrt the parameters (and the inputs for the
     blocks).  (the step, max relative error of grads + updated buffers, wall
-    time of the first call).  inductor: the module under torch.compile
+    and CPU time of the first call: this process's and its children's).  inductor: the module under torch.compile
     (Inductor, CPU): AOTAutograd traces the same aten graph, forward and
     backward, and Inductor compiles both on the first call (its build time,
     with its caches disabled: a cold build)."""
@@ -344,14 +353,14 @@ def eager_step(spec: ModelSpec, args_t: list, ref: list, threads: int, inductor:
         outs = outs if isinstance(outs, tuple) else (outs,)
         return torch.autograd.grad(outs, wrt, grad_outs)
 
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time() + children_cpu()
     grads = step()
-    first = time.perf_counter() - t0
+    first, first_cpu = time.perf_counter() - t0, time.process_time() + children_cpu() - cpu0
     got = [g.detach().contiguous().numpy() for g in grads] + [b.detach().contiguous().numpy() for b in buffers]
-    return step, max(relative_error(g, r) for g, r in zip(got, ref)), first
+    return step, max(relative_error(g, r) for g, r in zip(got, ref)), first, first_cpu
 
 
-def iree_compile(src: Path, input_type: str, out: Path, work: Path) -> float:
+def iree_compile(src: Path, input_type: str, out: Path, work: Path) -> tuple[float, float]:
     return run([tool("iree-compile"), f"--iree-input-type={input_type}", *IREE_FLAGS, str(src), "-o", str(out)], work)
 
 
@@ -365,7 +374,7 @@ def run_model(name: str, repeats: int, threads: int, work: Path, quiet_wait: flo
     row: dict = {
         "model": name, "conv_bwd": sum(1 for line in raw.read_text().splitlines() if f"= {CONV_BWD} " in line),
         "tolerance": spec.tolerance, "batch": spec.run_batch or spec.inputs[0][0],
-        "times_ms": {}, "max_rel_err": {}, "errors": {}, "lower_s": {}, "compile_s": {}, "conv_bwd_left": {},
+        "times_ms": {}, "max_rel_err": {}, "errors": {}, "lower_s": {}, "compile_s": {}, "lower_cpu_s": {}, "compile_cpu_s": {}, "conv_bwd_left": {},
     }
     fns = {}
     for variant, (stage, input_type) in VARIANTS.items():
@@ -375,18 +384,18 @@ def run_model(name: str, repeats: int, threads: int, work: Path, quiet_wait: flo
             if variant in CONVOPT:
                 out = stages.get(CONVOPT[variant])
                 row["conv_bwd_left"][variant] = out.read_text().count(CONV_BWD)
-            row["lower_s"][variant] = stages.chain_time(stage)
+            row["lower_s"][variant], row["lower_cpu_s"][variant] = stages.chain_time(stage), stages.chain_time(stage, cpu=True)
             vmfb = work / (slug(variant) + ".vmfb")
-            row["compile_s"][variant] = iree_compile(src, input_type, vmfb, work)
+            row["compile_s"][variant], row["compile_cpu_s"][variant] = iree_compile(src, input_type, vmfb, work)
             fns[variant], row["max_rel_err"][variant] = load_iree(vmfb, args, ref, threads)
         except StepFailed as e:
             row["errors"][variant] = str(e)
         except Exception as e:  # the runtime rejecting a module, for example
             row["errors"][variant] = f"{type(e).__name__}: {str(e).strip().splitlines()[0][:160] if str(e).strip() else ''}"
-    fns["PyTorch"], row["max_rel_err"]["PyTorch"], _ = eager_step(spec, args_t, ref, threads)
+    fns["PyTorch"], row["max_rel_err"]["PyTorch"], _, _ = eager_step(spec, args_t, ref, threads)
     row["times_ms"]["Inductor"] = None
     try:
-        fns["Inductor"], row["max_rel_err"]["Inductor"], row["compile_s"]["Inductor"] = eager_step(spec, args_t, ref, threads, inductor=True)
+        fns["Inductor"], row["max_rel_err"]["Inductor"], row["compile_s"]["Inductor"], row["compile_cpu_s"]["Inductor"] = eager_step(spec, args_t, ref, threads, inductor=True)
     except Exception as e:  # Inductor failing on a model
         row["errors"]["Inductor"] = f"{type(e).__name__}: {str(e).strip().splitlines()[0][:160] if str(e).strip() else ''}"
     stats: dict = {}
@@ -447,15 +456,19 @@ def summarize(row: dict) -> dict:
 
 
 def build_seconds(row: dict, best_c: Optional[str]) -> dict:
-    """Build wall time (s) per pipeline: convopt's faster pipeline (its
-    lowering chain + iree-compile), iree-compile of the raw import (IREE
-    torch input), Inductor's first call (compile of forward and backward and
-    one run)."""
-    comp, low = row["compile_s"], row["lower_s"]
-    out = {"convopt": low[best_c] + comp[best_c] if best_c and best_c in comp else None,
-           "raw import": comp.get("IREE torch input"), "Inductor": comp.get("Inductor")}
-    if out["convopt"] and out["raw import"]:
-        out["convopt / raw import"] = out["convopt"] / out["raw import"]
+    """Build time (s) per pipeline: convopt's faster pipeline (its lowering
+    chain + iree-compile), iree-compile of the raw import (IREE torch
+    input), Inductor's first call (compile of forward and backward and one
+    run); wall time, and CPU time (user + system of every thread and child:
+    what the table shows, as other processes on a shared machine stretch
+    wall times but not CPU times) under "... cpu"."""
+    out: dict = {}
+    for suffix, comp, low in (("", row["compile_s"], row["lower_s"]), (" cpu", row.get("compile_cpu_s", {}), row.get("lower_cpu_s", {}))):
+        out["convopt" + suffix] = low[best_c] + comp[best_c] if best_c and best_c in comp and best_c in low else None
+        out["raw import" + suffix] = comp.get("IREE torch input")
+        out["Inductor" + suffix] = comp.get("Inductor")
+        if out["convopt" + suffix] and out["raw import" + suffix]:
+            out["convopt / raw import" + suffix] = out["convopt" + suffix] / out["raw import" + suffix]
     return out
 
 
@@ -748,7 +761,7 @@ def report_model(row: dict) -> list[str]:
 def report_summary(rows: list[dict]) -> list[str]:
     lines = [
         f"{'model':24} {'convs':>5} {'convopt best':>20} {'fastest other':>21} {'c/other':>8} {'c/PyTorch':>9} {'c/Inductor':>10}"
-        f" {'convopt s':>9} {'tm-opt s':>8} {'1-cmd s':>8} {'tm 2-stg s':>10} {'build c s':>9} {'build raw s':>11} {'build Ind s':>11}",
+        f" {'convopt s':>9} {'tm-opt s':>8} {'1-cmd s':>8} {'tm 2-stg s':>10} {'build c cpu-s':>13} {'raw cpu-s':>9} {'c/raw':>6} {'Ind cpu-s':>9}",
     ]
     lines.append("-" * len(lines[0]))
 
@@ -757,13 +770,14 @@ def report_summary(rows: list[dict]) -> list[str]:
 
     for row in rows:
         s, tl = row["summary"], row["tool_s"]
+        b = s.get("build_s", {})
         ratio_o = s["convopt_over_other"]
         ratio_p = s["convopt_over_pytorch"]
         lines.append(
             f"{row['model']:24} {row['conv_bwd']:5d} {s['convopt_best'] or 'none':>20} {s['fastest_other'] or 'none':>21}"
             f" {f(ratio_o)} {f(ratio_p, '9.2f')} {f(s.get('convopt_over_inductor'), '10.2f')} {f(tl.get('convopt'), '9.2f')} {f(tl.get('torch-mlir-opt'))}"
             f" {f(tl.get('convopt one-command'))} {f(tl.get('torch-mlir-opt two stages'), '10.2f')}"
-            f" {f(s.get('build_s', {}).get('convopt'), '9.1f')} {f(s.get('build_s', {}).get('raw import'), '11.1f')} {f(s.get('build_s', {}).get('Inductor'), '11.1f')}"
+            f" {f(b.get('convopt cpu'), '13.1f')} {f(b.get('raw import cpu'), '9.1f')} {f(b.get('convopt / raw import cpu'), '6.2f')} {f(b.get('Inductor cpu'), '9.1f')}"
         )
     ratios = [r["summary"]["convopt_over_other"] for r in rows if r["summary"]["convopt_over_other"]]
     ratios_p = [r["summary"]["convopt_over_pytorch"] for r in rows if r["summary"]["convopt_over_pytorch"]]
@@ -786,8 +800,9 @@ def report(rows: list[dict], threads: int, repeats: int) -> str:
               "convopt s: convopt --lower-conv-bwd on the frontend stage's output; tm-opt s: torch-mlir-opt",
               "func.func(convert-torch-to-linalg) on the same file; 1-cmd s: convopt --lower-conv-bwd --torch-mlir-stages",
               "on the raw file; tm 2-stg s: torch-mlir-opt's frontend + linalg stages (torch-mlir direct). Wall time, best of 3.",
-              "c/Inductor: convopt best / torch.compile (Inductor, CPU) of the same module. build c s: convopt best's lowering",
-              "chain + iree-compile; build raw s: iree-compile of the raw import; build Ind s: Inductor's first step (compile + run).", ""]
+              "c/Inductor: convopt best / torch.compile (Inductor, CPU) of the same module. build c cpu-s: convopt best's lowering",
+              "chain + iree-compile; raw cpu-s: iree-compile of the raw import; c/raw: their ratio; Ind cpu-s: Inductor's first",
+              "step (compile + run, caches off). CPU seconds (user + system, all threads and children).", ""]
     lines += report_summary(rows)
     runs: dict[int, list[str]] = {}
     for r in rows:
