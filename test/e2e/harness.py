@@ -388,6 +388,18 @@ def _domain(op, shape_of) -> int:
     return math.prod(extents.values())
 
 
+def padded_macs(cfg: Config) -> int:
+    """An upper bound of the multiply-adds of every requested gradient as
+    one op over zero-padded operands: per spatial dim, the larger side's
+    positions times every tap (a gather or weight kernel over the padded
+    operand loops over one side's positions and the taps)."""
+    per_dim = 1
+    for i in range(cfg.rank):
+        per_dim *= max(cfg.spatial[i], cfg.output_spatial()[i]) * cfg.kernel[i]
+    channels = cfg.batch * cfg.cin * cfg.cout // cfg.groups
+    return channels * per_dim * (int(cfg.mask[0]) + int(cfg.mask[1]))
+
+
 def useful_macs(cfg: Config) -> int:
     """Multiply-adds with both operands in bounds, per requested gradient
     (grad_input and grad_weight; grad_bias multiplies nothing)."""

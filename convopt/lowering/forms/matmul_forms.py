@@ -23,6 +23,7 @@ copies (im2col_pays).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,10 +37,10 @@ from ...ir.types import FloatType, i64, ranked
 from ..kernel.emit import Emitter, Ix, unit_groups
 from ..kernel.outputs import Outputs
 from ..kernel.packed import TileTable, mmt4d_plan, packed_matmul
-from ..kernel.relation import Kind, Rel, Span, tap_range
-from ..kernel.request import KernelRequest, KernelStats
+from ..kernel.relation import Kind, Rel, Span, Strategy, pieces, tap_range
+from ..kernel.request import KernelRequest, KernelStats, Peel
 from ..kernel.roles import from_roles
-from ..kernel.tiles import Combo, KernelPlan, Tile, emit_tiled, plan_by_choices
+from ..kernel.tiles import Combo, KernelPlan, Tile, choose_strategy, emit_tiled, plan_by_choices
 from .registry import FormDef, register
 
 IM2COL_MIN_EFFICIENCY = 0.85
@@ -377,21 +378,56 @@ def im2col_pays(req: KernelRequest) -> bool:
     device = req.choices.device
     if req.kind == Kind.SCATTER and (useful < IM2COL_MIN_EFFICIENCY * executed or ca * cb < device.col2im_min_channels):
         return False
-    macs = useful * ca * cb
-    for role in ("n", "g"):
-        size = roles[role]
-        macs *= size if isinstance(size, int) else device.im2col_min_macs  # a dynamic batch counts as large
+    macs = kernel_macs(req, useful)
     if req.kind == Kind.SCATTER and all(r.K == 1 for r in rels) and macs < device.pointwise_col2im_min_macs:
         return False  # one contraction either way; col2im adds its transposes
     return macs >= device.im2col_min_macs
 
 
+def kernel_macs(req: KernelRequest, useful: int) -> int:
+    """useful * Ca * Cb * N * G: the kernel's useful multiply-adds, given the
+    product of its dims' useful (s, k) pairs; a dynamic batch or group
+    count counts as im2col_min_macs (large)."""
+    macs = useful * req.roles["ca"] * req.roles["cb"]  # type: ignore[operator]
+    for role in ("n", "g"):
+        size = req.roles[role]
+        macs *= size if isinstance(size, int) else req.choices.device.im2col_min_macs
+    return macs
+
+
+SMALL_MAX_PIECES = 3
+"""A kernel under the profile's im2col_peel_min_macs is peeled only into at
+most this many pieces (one peeled dim): video_block's 3-piece weight
+kernels ran 1.05-1.23x faster peeled, ResNet-18's 4- and 9-piece ones
+1.12-1.79x faster unpeeled (bench/forms.py, both CPU classes; device.py)."""
+
+
+def unpeeled_if_small(em: Emitter, req: KernelRequest) -> KernelRequest:
+    """req with peel `never` where auto would cut a kernel of fewer than the
+    profile's im2col_peel_min_macs multiply-adds into more than
+    SMALL_MAX_PIECES pieces: each piece is an im2col copy and a matmul of
+    its own (and a copy into the result), and on small kernels they cost
+    more than the zero padding they save."""
+    device = req.choices.device
+    if req.choices.peel != Peel.AUTO or not all(r.static for r in req.rels) or not all(isinstance(req.roles[x], int) for x in ("ca", "cb")):
+        return req
+    useful = count = 1
+    for r in req.rels:
+        useful *= r.useful()
+        if choose_strategy(req.kind, em, r, Peel.AUTO, device) == Strategy.PEELED:
+            count *= len(pieces(em, req.kind, r, Strategy.PEELED))
+    if count <= SMALL_MAX_PIECES or kernel_macs(req, useful) >= device.im2col_peel_min_macs:
+        return req
+    return dataclasses.replace(req, choices=dataclasses.replace(req.choices, peel=Peel.NEVER))
+
+
 def emit_im2col(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:
     """req in the matmul forms: the scatter as one matmul then col2im, the
-    gather and the weight kernel as im2col and a matmul per tile."""
+    gather and the weight kernel as im2col and a matmul per tile (unpeeled
+    when small: unpeeled_if_small)."""
     if req.kind == Kind.SCATTER:
         return from_roles(em, emit_col2im_kernel(em, req, plan_by_choices(em, req), stats), req.out_layout, req.roles)
-    return emit_tiled(em, req, matmul_tile, stats)
+    return emit_tiled(em, unpeeled_if_small(em, req), matmul_tile, stats)
 
 
 IM2COL = register(FormDef(name="im2col", kinds=frozenset(Kind), fits=im2col_fits, auto=im2col_pays, emit=emit_im2col, priority=20))

@@ -47,6 +47,11 @@ class DeviceProfile:
         for their copies (measured, bench/README.md);
     peel_waste: a static dim is peeled when zero padding would waste more
         than this fraction of its multiply-adds;
+    im2col_peel_min_macs: the im2col form (gathers and weight kernels)
+        cuts a kernel of fewer multiply-adds into at most
+        matmul_forms.SMALL_MAX_PIECES peeled pieces (else none): each
+        piece's own im2col copy, matmul and result copy cost more than the
+        padding they save;
     channels_last: whether depthwise kernels take the channels-last named
         convolutions (channels_last.py) under `auto`;
     channels_last_dense: the same for dense stride-1 scatters
@@ -85,6 +90,7 @@ class DeviceProfile:
     matmul_forms: bool = True
     im2col_min_macs: int = 1 << 20
     peel_waste: float = 0.05
+    im2col_peel_min_macs: int = 0
     channels_last: bool = True
     scatter_phases: bool = False
     image_first: bool = False
@@ -96,7 +102,7 @@ class DeviceProfile:
     pointwise_col2im_min_macs: int = 0
 
 
-CPU_MEASURED = {"im2col_min_macs": 1 << 14, "col2im_min_channels": 32, "pointwise_col2im_min_macs": 1 << 18}
+CPU_MEASURED = {"im2col_min_macs": 1 << 14, "col2im_min_channels": 32, "pointwise_col2im_min_macs": 1 << 18, "im2col_peel_min_macs": 1 << 20}
 """The thresholds measured on both x86 classes (bench/forms.py,
 bench/results/forms.avx512.json and forms.avx2.json: each kernel of
 bench/layers.json and of the test/models convolutions alone, f32, every
@@ -118,6 +124,16 @@ interleaved rounds on a machine 80-90% busy with others' work):
       group, 6.9M multiply-adds) ran 2.4x (AVX-512) and 2.8x (AVX2) faster
       as generic taps than as col2im; its grad_weight (the weight kernel)
       stays im2col (1.85x / 8.5x faster than generic).
+  im2col_peel_min_macs 2^20 (with matmul_forms.SMALL_MAX_PIECES = 3), from
+      a second run (bench/forms.py --models video_block,resnet18,...,
+      machine quiet but for other benchmarks; im2col peel=auto / never,
+      AVX-512 host / znver2): ResNet-18's weight kernels cut into 4 or 9
+      pieces ran faster unpeeled, 409K multiply-adds 1.79x / 1.34x,
+      496K 1.17 / 1.12, 819K 1.66 / 1.36, 991K 1.35 / 1.29 (their padded
+      MAC efficiency 0.44-0.84); video_block's cut into 3 (its depth dim
+      only) ran faster peeled: 328K 1.13 / 1.05, 5.4M 1.21 / 1.23.  On the
+      e2e matrix (338 cases x paths) the MAC efficiency geomean goes from
+      0.949 to 0.93 (the session bound is 0.9).
   Measured and not adopted: small depthwise kernels of 5x5 and more (under
       2^18 multiply-adds) as one padded op per gradient:
       ConvNeXt's 7x7 depthwise on 8x8 (62K multiply-adds) as one op per

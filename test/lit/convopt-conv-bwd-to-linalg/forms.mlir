@@ -1,8 +1,10 @@
 // The forms of the emitted convolutions (--conv-form), on one 2-D case
 // (8 -> 16 channels, 8x8, 3x3 kernel, padding 1).
 //   im2col:  grad_input is one matmul W^T x grad_output ([C*K, F] x [F, N*S])
-//            and one col2im copy/add per tap; grad_weight one matmul per
-//            peeled piece, each over an im2col copy of the input.
+//            and one col2im copy/add per tap; grad_weight one matmul over
+//            an im2col copy of the zero-padded input (a kernel this small,
+//            124K multiply-adds, is not cut into its 9 peeled pieces:
+//            matmul_forms.unpeeled_if_small).
 //   named:   (decomposed) the grad_weight convolution is linalg.conv_2d_nchw_fchw;
 //            the transposed convolution of grad_input stays a per-tap generic.
 //   generic: no matmul and no named convolution at all.
@@ -20,8 +22,10 @@
 // IM2COL:         %[[COLS:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<72x16xf32>, tensor<16x128xf32>) outs(%{{.*}} : tensor<72x128xf32>)
 // IM2COL-COUNT-9: linalg.generic {indexing_maps = [#[[COL]], #{{.*}}]
 // IM2COL-NOT:     linalg.generic {indexing_maps = [#[[COL]],
-// IM2COL:         linalg.generic {indexing_maps = [#[[IM]], #{{.*}}]
-// IM2COL:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x98xf32>, tensor<98x8xf32>) outs(%{{.*}} : tensor<16x8xf32>)
+// IM2COL:         %[[XP:.*]] = tensor.pad %arg1 low[0, 0, 1, 1] high[0, 0, 1, 1]
+// IM2COL:         linalg.generic {indexing_maps = [#[[IM]], #{{.*}}], {{.*}} ins(%[[XP]] : tensor<2x8x10x10xf32>) outs(%{{.*}} : tensor<2x8x8x8x3x3xf32>)
+// IM2COL:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x128xf32>, tensor<128x72xf32>) outs(%{{.*}} : tensor<16x72xf32>)
+// IM2COL-NOT:     linalg.matmul
 // IM2COL-NOT:     linalg.conv_
 
 // NAMED-LABEL: func.func @conv_bwd_2d_im2col(
