@@ -60,6 +60,12 @@ class DeviceProfile:
         writes its own strided slice) instead of one op per tap adding into
         a shared accumulator.  IREE's GPU pipelines cannot distribute the
         in-place per-tap updates (bench/README.md, GPU builds);
+    interleave_phases: whether the phases of such a scatter (static
+        spatial sizes) keep a dense tensor each, read back into the output by
+        one linalg.generic (out[S*q + phi] = P_phi[q], kernel/phases.py),
+        rather than one strided tensor.insert_slice per phase: IREE makes
+        each strided insert a slow_memcpy dispatch, and fuses the one
+        generic into the gradient's consumer;
     image_first: whether a weight kernel's linalg.generic takes the input
         read at S*s + D*k - P (B, "the image") as its first operand, as
         linalg's convolution interface orders them: IREE's GPU pipelines
@@ -87,6 +93,7 @@ class DeviceProfile:
     peel_waste: float = 0.05
     channels_last: bool = True
     scatter_phases: bool = False
+    interleave_phases: bool = False
     image_first: bool = False
     dynamic_taps: bool = True
     flip_per_piece: bool = False
@@ -146,7 +153,7 @@ PROFILES: dict[Device, DeviceProfile] = {
     # output phases.
     Device.GPU: DeviceProfile(
         Device.GPU, matmul_forms=False, peel_waste=1.0, channels_last=False, channels_last_dense=False,
-        scatter_phases=True, image_first=True, dynamic_taps=False, flip_per_piece=True, bias_two_step=True,
+        scatter_phases=True, interleave_phases=True, image_first=True, dynamic_taps=False, flip_per_piece=True, bias_two_step=True,
     ),
 }
 

@@ -18,6 +18,7 @@ from ...ir.core import Value
 from .device import DeviceProfile
 from .emit import Emitter, Ix
 from .outputs import Outputs
+from .phases import PhaseOutputs, interleavable
 from .relation import PIECES, Kind, Piece, Rel, Strategy, pieces
 from .request import KernelRequest, KernelStats, Peel
 from .roles import KERNELS, from_roles, present, to_roles
@@ -161,7 +162,7 @@ def emit_tiles(em: Emitter, req: KernelRequest, plan: KernelPlan, tile_fn: TileF
     """One tile per piece combination, each inserted into its accumulator;
     returns the sum in role layout [out_roles..., spatial...]."""
     combos = plan.combos()
-    outputs = Outputs(em, [req.roles[r] for r in plan.out_roles], list(req.out_spatial), req.acc_type, [[p.out for p in combo] for combo in combos])
+    outputs = _outputs(em, req, plan, combos)
     for combo in combos:
         in_slices = tuple(_in_slice(em, plan, j, value, combo) for j, value in enumerate(plan.padded))
         key, acc, out_off, out_sizes, out_strides = outputs.slot([p.out for p in combo])
@@ -177,6 +178,17 @@ def emit_tiles(em: Emitter, req: KernelRequest, plan: KernelPlan, tile_fn: TileF
         tile = Tile(combo=combo, ins=(in_slices[0], in_slices[1]), init=out_slice, accumulate=accumulate)
         outputs.accs[key] = em.insert_slice(tile_fn(em, req, plan, tile, stats), acc, out_off, out_sizes, out_strides)
     return outputs.finish()
+
+
+def _outputs(em: Emitter, req: KernelRequest, plan: KernelPlan, combos: list[Combo]) -> Outputs | PhaseOutputs:
+    """The accumulators of the pieces: a strided scatter cut by phases
+    interleaves its phases by one op where the profile says
+    interleave_phases (phases.py), else outputs.Outputs."""
+    lead, spatial, spans = [req.roles[r] for r in plan.out_roles], list(req.out_spatial), [[p.out for p in combo] for combo in combos]
+    phased = req.choices.device.interleave_phases and all(st == Strategy.PHASES for st in plan.strategies)
+    if phased and interleavable(spatial, spans):
+        return PhaseOutputs(em, lead, spatial, req.acc_type, spans)
+    return Outputs(em, lead, spatial, req.acc_type, spans)
 
 
 def _in_slice(em: Emitter, plan: KernelPlan, j: int, value: Value, combo: Combo) -> Value:
