@@ -21,6 +21,7 @@ out of bounds).
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from collections.abc import Sequence
 
@@ -58,6 +59,7 @@ class PhaseOutputs:
         self.spans: dict[tuple, Sequence[Span]] = {self.key(sp): sp for sp in pieces}
         self.writers: Counter = Counter(self.key(sp) for sp in pieces)
         self.strides = [sp.stride for sp in pieces[0]]
+        self.sizes = [_int(n) for n in spatial]
 
     @staticmethod
     def key(spans: Sequence[Span]) -> tuple:
@@ -78,7 +80,8 @@ class PhaseOutputs:
         rank = len(self.lead) + len(self.spatial)
         out = em.empty(self.lead + self.spatial, self.acc_type)
         zero = em.float(0.0, self.acc_type)
-        every = len(self.accs) == _phase_count(self.strides, self.spatial)
+        # every phase present (prod min(S, Nb) of them): the first needs no select
+        every = len(self.accs) == math.prod(min(st, n) for st, n in zip(self.strides, self.sizes))
         limits = {key: self._limits(self.spans[key]) for key in self.accs}
         consts = {x: em.index(x) for x in {*self.strides, *itertools.chain(*self.accs), *itertools.chain(*limits.values())} if x is not None}
 
@@ -101,18 +104,15 @@ class PhaseOutputs:
         """Per dim the last q of the phase where a position of another phase
         could read past it (else None: no clamp)."""
         out: list[int | None] = []
-        for sp, n in zip(spans, self.spatial):
-            last_q = (n - 1) // sp.stride  # type: ignore[operator]
-            out.append(sp.size - 1 if sp.size - 1 < last_q else None)  # type: ignore[operator]
+        for sp, n in zip(spans, self.sizes):
+            top = _int(sp.size) - 1
+            out.append(top if top < (n - 1) // sp.stride else None)
         return out
 
 
-def _phase_count(strides: Sequence[int], spatial: Sequence[Ix]) -> int:
-    """How many phase combinations the output has: prod min(S, Nb)."""
-    count = 1
-    for st, n in zip(strides, spatial):
-        count *= min(st, n)  # type: ignore[type-var]
-    return count
+def _int(x: Ix) -> int:
+    assert isinstance(x, int), "phases.PhaseOutputs takes static spatial sizes"
+    return x
 
 
 def _is_phase(b: Builder, phase: Sequence[Value | None], key: tuple, consts: dict[int, Value]) -> Value:
