@@ -76,11 +76,15 @@ class DeviceProfile:
         dim by taps (exact at any size, one op per tap into one
         accumulator) rather than padded (one op over the zero-padded
         operand, which GPU codegen can bufferize);
-    flip_per_piece: whether the phase pieces of a scatter read their taps
-        of the weight as a dense flipped copy each (W cut at stride T, then
-        flipped) rather than a strided slice of one flipped copy: IREE's
-        rocm IGEMM path fails on a strided filter slice in f16
+    dense_taps: whether the phase pieces of a scatter read their taps of
+        the weight as dense slices of one copy of every phase's taps (one
+        op: tiles._tap_copy) rather than strided slices of one flipped copy:
+        IREE's rocm IGEMM path fails on a strided filter slice in f16
         ('memref.collapse_shape' address spaces);
+    symmetric_pad: whether a weight kernel whose image B needs the
+        forward convolution's low padding P pads it by P at the high end
+        too (zeros it does not read), as the forward does: IREE then pads
+        the image once for both (one slow_memcpy dispatch fewer);
     bias_two_step: whether grad_bias with a dynamic size sums the spatial
         dims, then the batch (two reductions of contiguous dims) rather than
         all of them at once around the channel dim: IREE's vulkan-spirv cannot vectorize the
@@ -96,8 +100,9 @@ class DeviceProfile:
     interleave_phases: bool = False
     image_first: bool = False
     dynamic_taps: bool = True
-    flip_per_piece: bool = False
+    dense_taps: bool = False
     bias_two_step: bool = False
+    symmetric_pad: bool = False
     channels_last_dense: bool = True
     col2im_min_channels: int = 4
     pointwise_col2im_min_macs: int = 0
@@ -153,7 +158,8 @@ PROFILES: dict[Device, DeviceProfile] = {
     # output phases.
     Device.GPU: DeviceProfile(
         Device.GPU, matmul_forms=False, peel_waste=1.0, channels_last=False, channels_last_dense=False,
-        scatter_phases=True, interleave_phases=True, image_first=True, dynamic_taps=False, flip_per_piece=True, bias_two_step=True,
+        scatter_phases=True, interleave_phases=True, image_first=True, dynamic_taps=False, dense_taps=True, bias_two_step=True,
+        symmetric_pad=True,
     ),
 }
 

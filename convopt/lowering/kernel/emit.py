@@ -271,23 +271,40 @@ class Emitter:
 
         return self.generic([], [out], [AffineMap.identity(ty.rank)], ["parallel"] * ty.rank, body)[0]
 
-    def flip_taps(self, src: Value, picks: dict[int, tuple[Ix, int, Ix]]) -> Value:
-        """out[..., i, ...] = src[..., first - stride*i, ...] along each dim
-        of picks ({dim: (first, stride, size)}): taps of a weight, flipped,
-        as one dense copy (tensor.extract at the computed positions)."""
+    def gather_taps(self, src: Value, segments: dict[int, list[tuple[Ix, int, Ix]]]) -> tuple[Value, dict[int, list[Ix]]]:
+        """One dense copy of the taps of several pieces: along each dim x of
+        segments ({x: [(first_p, stride_p, size_p), ...]}) the pieces' taps
+        one after the other,
+
+            out[..., o_p + t, ...] = src[..., first_p - stride_p*t, ...]   (0 <= t < size_p)
+
+        from o_p = size_0 + ... + size_{p-1} (tensor.extract at the computed
+        position: first_p + stride_p*o_p - stride_p*u for u in piece p's
+        range, chosen by arith.select).  Returns the copy and each dim's o_p."""
         ty = ranked(src.type)
-        firsts = {i: self.index(first) for i, (first, _, _) in picks.items()}
-        shape = [picks[i][2] if i in picks else size for i, size in enumerate(self.shape(src))]
+        shape = self.shape(src)
+        starts: dict[int, list[Ix]] = {}
+        for x, segs in segments.items():
+            starts[x] = [0]
+            for _, _, size in segs:
+                starts[x].append(self.add(starts[x][-1], size))
+            shape[x] = starts[x].pop()
+        picks = {x: [(self.index(o), self.index(self.add(first, self.mul(o, st))), st) for (first, st, _), o in zip(segs, starts[x])] for x, segs in segments.items()}
         out = self.empty(shape, ty.element_type)
 
         def body(b: Builder, args: list[Value]) -> list[Value]:
             at = [linalg.index(b, i) for i in range(ty.rank)]
-            for i, (_, stride, _) in picks.items():
-                step = arith.same_type(b, arith.MULI, at[i], arith.constant(b, IntegerAttr(stride, index), index)) if stride != 1 else at[i]
-                at[i] = arith.same_type(b, arith.SUBI, firsts[i], step)
+            for x, segs in picks.items():
+                u, pick = at[x], None
+                steps = {st: arith.same_type(b, arith.MULI, u, self.index(st)) if st != 1 else u for _, _, st in segs}
+                for start, base, st in segs:
+                    idx = arith.same_type(b, arith.SUBI, base, steps[st])
+                    pick = idx if pick is None else arith.select(b, arith.cmpi(b, "uge", u, start), idx, pick)
+                if pick is not None:
+                    at[x] = pick
             return [tensor.extract(b, src, at)]
 
-        return self.generic([], [out], [AffineMap.identity(ty.rank)], ["parallel"] * ty.rank, body)[0]
+        return self.generic([], [out], [AffineMap.identity(ty.rank)], ["parallel"] * ty.rank, body)[0], starts
 
     def convert_elements(self, src: Value, element: Type) -> Value:
         """Elementwise arith.truncf / arith.extf of a tensor into a new one."""
