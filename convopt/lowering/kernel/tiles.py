@@ -105,8 +105,8 @@ def plan_kernel(em: Emitter, req: KernelRequest, strategies: Sequence[Strategy])
     elif flipped:  # phase pieces read the weight flipped along their dims
         ins = (ins[0], em.reverse(ins[1], [len(in_roles[1]) + i for i in flipped]))
     floors: list[list[Ix]] = [[0] * len(per_dim), [0] * len(per_dim)]
-    if req.kind == Kind.WEIGHT and req.choices.device.symmetric_pad:
-        floors[1] = [r.P for r in req.rels]  # the image padded as the forward convolution pads it
+    if req.kind == Kind.WEIGHT and req.choices.device.symmetric_pad and req.image_padding:
+        floors[1] = list(req.image_padding)  # the image padded as the forward convolution pads it
     padded, shifts = _pad_inputs(em, ins, in_roles, per_dim, floors)
     return KernelPlan(
         ins=ins, in_roles=in_roles, out_roles=[x for x in kdef.output if x in live],
