@@ -72,6 +72,12 @@ class DeviceProfile:
         then see a convolution; with B second they take it for a reduction
         and fail to pack its innermost reduced dim ("failed to pack
         reduction dimensions for partial reduction");
+    tap_weight_first: whether a phase of a strided scatter with one tap per
+        dim (a contraction over channels, no spatial reduction) takes the
+        weight as its first operand: IREE's vulkan-spirv then builds it as
+        a reduction (0.22 s for 2x32x10x32) instead of a vectorized matmul
+        whose unrolled code takes 0.8-0.95 s to compile (CPU seconds,
+        bench/README.md GPU builds);
     dynamic_taps: whether a gather or weight kernel cuts a dynamic spatial
         dim by taps (exact at any size, one op per tap into one
         accumulator) rather than padded (one op over the zero-padded
@@ -99,6 +105,7 @@ class DeviceProfile:
     scatter_phases: bool = False
     interleave_phases: bool = False
     image_first: bool = False
+    tap_weight_first: bool = False
     dynamic_taps: bool = True
     dense_taps: bool = False
     bias_two_step: bool = False
@@ -159,7 +166,7 @@ PROFILES: dict[Device, DeviceProfile] = {
     Device.GPU: DeviceProfile(
         Device.GPU, matmul_forms=False, peel_waste=1.0, channels_last=False, channels_last_dense=False,
         scatter_phases=True, interleave_phases=True, image_first=True, dynamic_taps=False, dense_taps=True, bias_two_step=True,
-        symmetric_pad=True,
+        symmetric_pad=True, tap_weight_first=True,
     ),
 }
 
