@@ -83,9 +83,9 @@ class DeviceProfile:
         accumulator) rather than padded (one op over the zero-padded
         operand, which GPU codegen can bufferize);
     dense_taps: whether the phase pieces of a scatter read their taps of
-        the weight as dense slices of one copy of every phase's taps (one
-        op: tiles._tap_copy) rather than strided slices of one flipped copy:
-        IREE's rocm IGEMM path fails on a strided filter slice in f16
+        the weight as dense blocks, all copied by one op into one flat tensor
+        (kernel/taps.py), rather than strided slices of one flipped copy:
+        IREE's rocm IGEMM path fails on a strided or offset filter window
         ('memref.collapse_shape' address spaces);
     symmetric_pad: whether a weight kernel whose image B needs the
         forward convolution's low padding P pads it by P at the high end

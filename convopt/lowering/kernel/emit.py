@@ -271,41 +271,6 @@ class Emitter:
 
         return self.generic([], [out], [AffineMap.identity(ty.rank)], ["parallel"] * ty.rank, body)[0]
 
-    def gather_taps(self, src: Value, segments: dict[int, list[tuple[Ix, int, Ix]]]) -> tuple[Value, dict[int, list[Ix]]]:
-        """One dense copy of the taps of several pieces: along each dim x of
-        segments ({x: [(first_p, stride_p, size_p), ...]}) the pieces' taps
-        one after the other,
-
-            out[..., o_p + t, ...] = src[..., first_p - stride_p*t, ...]   (0 <= t < size_p)
-
-        from o_p = size_0 + ... + size_{p-1} (tensor.extract at the computed
-        position: first_p + stride_p*o_p - stride_p*u for u in piece p's
-        range, chosen by arith.select).  Returns the copy and each dim's o_p."""
-        ty = ranked(src.type)
-        shape = self.shape(src)
-        starts: dict[int, list[Ix]] = {}
-        for x, segs in segments.items():
-            starts[x] = [0]
-            for _, _, size in segs:
-                starts[x].append(self.add(starts[x][-1], size))
-            shape[x] = starts[x].pop()
-        picks = {x: [(self.index(o), self.index(self.add(first, self.mul(o, st))), st) for (first, st, _), o in zip(segs, starts[x])] for x, segs in segments.items()}
-        out = self.empty(shape, ty.element_type)
-
-        def body(b: Builder, args: list[Value]) -> list[Value]:
-            at = [linalg.index(b, i) for i in range(ty.rank)]
-            for x, segs in picks.items():
-                u, pick = at[x], None
-                steps = {st: arith.same_type(b, arith.MULI, u, self.index(st)) if st != 1 else u for _, _, st in segs}
-                for start, base, st in segs:
-                    idx = arith.same_type(b, arith.SUBI, base, steps[st])
-                    pick = idx if pick is None else arith.select(b, arith.cmpi(b, "uge", u, start), idx, pick)
-                if pick is not None:
-                    at[x] = pick
-            return [tensor.extract(b, src, at)]
-
-        return self.generic([], [out], [AffineMap.identity(ty.rank)], ["parallel"] * ty.rank, body)[0], starts
-
     def convert_elements(self, src: Value, element: Type) -> Value:
         """Elementwise arith.truncf / arith.extf of a tensor into a new one."""
         ty = src.type

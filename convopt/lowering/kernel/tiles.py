@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ...ir.core import Value
 from .device import DeviceProfile
@@ -22,6 +22,7 @@ from .phases import PhaseOutputs, interleavable
 from .relation import PIECES, Kind, Piece, Rel, Span, Strategy, pieces
 from .request import KernelRequest, KernelStats, Peel
 from .roles import KERNELS, from_roles, present, to_roles
+from .taps import tap_blocks
 
 Combo = tuple[Piece, ...]
 """One piece per spatial dim."""
@@ -44,6 +45,7 @@ class KernelPlan:
     padded: list[Value]
     shifts: list[list[Ix]]
     overlapping: bool  # taps of a gather or a scatter overlap: they accumulate
+    tap_blocks: dict[tuple[int, ...], Value] = field(default_factory=dict)  # input 1 per combination (taps.py), by piece index per dim
 
     @property
     def nd(self) -> int:
@@ -100,8 +102,9 @@ def plan_kernel(em: Emitter, req: KernelRequest, strategies: Sequence[Strategy])
     in_roles = [[x for x in names if x in live] for names in kdef.inputs]
     per_dim = [pieces(em, req.kind, r, st) for r, st in zip(req.rels, strategies)]
     flipped = [i for i, st in enumerate(strategies) if st == Strategy.PHASES]
-    if flipped and req.choices.device.dense_taps:
-        ins, per_dim = _tap_copy(em, ins, len(in_roles[1]), per_dim, flipped)
+    blocks: dict[tuple[int, ...], Value] = {}
+    if flipped and req.choices.device.dense_taps and len(flipped) == len(strategies):
+        blocks, per_dim = _tap_copy(em, ins[1], len(in_roles[1]), per_dim)
     elif flipped:  # phase pieces read the weight flipped along their dims
         ins = (ins[0], em.reverse(ins[1], [len(in_roles[1]) + i for i in flipped]))
     floors: list[list[Ix]] = [[0] * len(per_dim), [0] * len(per_dim)]
@@ -112,28 +115,24 @@ def plan_kernel(em: Emitter, req: KernelRequest, strategies: Sequence[Strategy])
         ins=ins, in_roles=in_roles, out_roles=[x for x in kdef.output if x in live],
         par=[r for r in kdef.parallel if r in live], red=[r for r in kdef.reduction if r in live],
         per_dim=per_dim, strategies=list(strategies), padded=padded, shifts=shifts,
-        overlapping=req.kind != Kind.WEIGHT and Strategy.TAPS in strategies,
+        overlapping=req.kind != Kind.WEIGHT and Strategy.TAPS in strategies, tap_blocks=blocks,
     )
 
 
-def _tap_copy(em: Emitter, ins: tuple[Value, Value], lead: int, per_dim: list[list[Piece]], dims: list[int]) -> tuple[tuple[Value, Value], list[list[Piece]]]:
-    """The taps of every phase piece along `dims`, gathered from the weight
-    W into one dense copy (Emitter.gather_taps).  A piece's weight span
-    (m0, J, T) indexes the flipped weight Wf[m] = W[K-1-m]: its taps are
-    W[K-1-m0 - T*t] (0 <= t < J); in the copy they are the dense range
-    [o_p, o_p + J) after the taps of the pieces before it.  Every piece then
-    reads a dense slice of the one copy: no strided filter slice, no flip of
-    one, one op for all phases."""
-    w = ins[1]
-    segments = {}
-    for i in dims:
-        last = em.sub(em.dim(w, lead + i), 1)
-        segments[lead + i] = [(em.sub(last, p.ins[1].span.offset), p.ins[1].span.stride, p.ins[1].span.size) for p in per_dim[i]]
-    copy, starts = em.gather_taps(w, segments)
-    per_dim = list(per_dim)
-    for i in dims:
-        per_dim[i] = [replace(p, ins=(p.ins[0], replace(p.ins[1], span=Span(o, p.ins[1].span.size)))) for p, o in zip(per_dim[i], starts[lead + i])]
-    return (ins[0], copy), per_dim
+def _tap_copy(em: Emitter, w: Value, lead: int, per_dim: list[list[Piece]]) -> tuple[dict[tuple[int, ...], Value], list[list[Piece]]]:
+    """The weight taps of every combination of phase pieces, copied by one
+    op (taps.tap_blocks): a piece's weight span (m0, J, T) indexes the
+    flipped weight Wf[m] = W[K-1-m], so its taps are W[K-1-m0 - T*t]
+    (0 <= t < J).  Returns each combination's block (by the index of its
+    piece per dim) and the pieces reading their block whole (span 0..J)."""
+    keys = list(itertools.product(*[range(len(d)) for d in per_dim]))
+    blocks = []
+    for key in keys:
+        spans = [per_dim[i][k].ins[1].span for i, k in enumerate(key)]
+        blocks.append([(em.sub(em.sub(em.dim(w, lead + i), 1), sp.offset), sp.stride, sp.size) for i, sp in enumerate(spans)])
+    values = tap_blocks(em, w, lead, blocks)
+    dense = [[replace(p, ins=(p.ins[0], replace(p.ins[1], span=Span(0, p.ins[1].span.size)))) for p in d] for d in per_dim]
+    return dict(zip(keys, values)), dense
 
 
 def _pad_inputs(
@@ -222,7 +221,10 @@ def _outputs(em: Emitter, req: KernelRequest, plan: KernelPlan, combos: list[Com
 
 
 def _in_slice(em: Emitter, plan: KernelPlan, j: int, value: Value, combo: Combo) -> Value:
-    """The slice of padded input j that the pieces of `combo` read."""
+    """The slice of padded input j that the pieces of `combo` read (the
+    weight's own block where the plan has tap_blocks)."""
+    if j == 1 and plan.tap_blocks:
+        return plan.tap_blocks[tuple(plan.per_dim[i].index(p) for i, p in enumerate(combo))]
     lead = len(plan.in_roles[j])
     offsets = [0] * lead + [em.add(p.ins[j].span.offset, plan.shifts[j][i]) for i, p in enumerate(combo)]
     sizes = em.shape(value)[:lead] + [p.ins[j].span.size for p in combo]
