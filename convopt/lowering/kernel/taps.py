@@ -12,7 +12,8 @@ block (B_c from o_c = |B_0| + ... + |B_{c-1}|, row-major inside), by
 tensor.extract at the position of its flat index u (the block: the last
 o_c <= u, chosen by arith.select; the multi-index: u - o_c unravelled over
 B_c's shape).  Each combination then reads its block as a contiguous
-slice of the flat copy, expanded to B_c's shape: one op for all phases
+slice of the flat copy, expanded to B_c's shape (a single combination: the
+block is written as such): one op for all phases
 where one copy per phase was S^d ops, and no filter is a strided or offset
 window of a bigger tensor (IREE's rocm IGEMM path fails on those:
 'memref.collapse_shape' address spaces).
@@ -39,6 +40,8 @@ def tap_blocks(em: Emitter, w: Value, lead: int, blocks: Sequence[Block]) -> lis
     dims copied whole, then one spatial dim per entry of each block."""
     lead_shape = em.shape(w)[:lead]
     shapes = [lead_shape + [size for _, _, size in blk] for blk in blocks]
+    if len(blocks) == 1:  # the block itself (IREE fuses it into the op that reads it)
+        return [em.generic([], [em.empty(shapes[0], ranked(w.type).element_type)], [AffineMap.identity(len(shapes[0]))], ["parallel"] * len(shapes[0]), _block_body(em, w, lead, blocks[0]))[0]]
     counts = [_product(em, shape) for shape in shapes]
     starts: list[Ix] = [0]
     for n in counts:
@@ -76,6 +79,21 @@ def _copy_body(em: Emitter, w: Value, lead: int, blocks: Sequence[Block], shapes
             else:
                 inside = arith.cmpi(b, "uge", u, start[c])
                 at = [arith.select(b, inside, x, y) for x, y in zip(idx, at)]
+        return [tensor.extract(b, w, at)]
+
+    return body
+
+
+def _block_body(em: Emitter, w: Value, lead: int, block: Block) -> Callable[[Builder, list[Value]], list[Value]]:
+    """The body of a single block's copy: B[lead..., t...] = w[lead..., f - T*t...]."""
+    first = [em.index(f) for f, _, _ in block]
+    stride = [_const(em, st) for _, st, _ in block]
+
+    def body(b: Builder, args: list[Value]) -> list[Value]:
+        at = [linalg.index(b, i) for i in range(lead + len(block))]
+        for i, st in enumerate(stride):
+            step = at[lead + i] if st is None else arith.same_type(b, arith.MULI, at[lead + i], st)
+            at[lead + i] = arith.same_type(b, arith.SUBI, first[i], step)
         return [tensor.extract(b, w, at)]
 
     return body
