@@ -16,7 +16,13 @@ the first error line and the op it is about.  Writes bench/results/gpu.txt
 bench/results/gpu.json.
 
     python bench/gpu.py [--targets rocm,cuda,vulkan] [--models a,b|none] [--rows a,b|all|none]
-                        [--variants raw,convopt,gpu] [--timeout S] [--out NAME] [--raw-on-failure]
+                        [--variants raw,convopt,gpu] [--timeout S] [--out NAME] [--raw-on-failure] [--dispatches]
+                        [--repeats N]
+
+Cells: `ok <iree-compile CPU seconds>` (with --dispatches also `(<n> d)`,
+the distinct dispatches of `--compile-to=flow`; their kinds are in the json;
+with --repeats N the least CPU seconds of N sweeps: on a loaded machine a
+single build moves by up to 40%).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import argparse
 import json
 import math
 import sys
+from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -59,10 +66,11 @@ def variant_text(text: str, variant: str) -> str:
     return text if device is None else gpu_compile.convopt_output(text, device)
 
 
-def run(targets: list[str], texts: dict[str, str], variants: list[str], timeout: float, raw_on_failure: bool = False) -> list[dict]:
+def run(targets: list[str], texts: dict[str, str], variants: list[str], timeout: float, raw_on_failure: bool = False, count: bool = False) -> list[dict]:
     """Every variant of every input for every target, one build at a time;
     with raw_on_failure the raw import is built only where another variant
-    failed (to tell a shared IREE limitation apart), after them."""
+    failed (to tell a shared IREE limitation apart), after them; with count
+    also the dispatches of each build that works (flow.executable ops, by kind)."""
     results = []
     for name, text in texts.items():
         lowered = {v: variant_text(text, v) for v in variants}
@@ -78,16 +86,34 @@ def run(targets: list[str], texts: dict[str, str], variants: list[str], timeout:
                 b = gpu_compile.compile_text(lowered[v], target, timeout)
                 row = {"target": target, "input": name, "variant": v, "ok": b.ok, "seconds": round(b.seconds, 2), "cpu_seconds": round(b.cpu_seconds, 2),
                        "error": b.error, "op": b.op, "timeout": b.timeout}
+                if count and b.ok:
+                    names = gpu_compile.dispatches(lowered[v], target, timeout) or []
+                    row["dispatches"] = len(names)
+                    row["kinds"] = dict(Counter(map(gpu_compile.dispatch_kind, names)).most_common())
                 print(f"{target:7} {name:45} {v:8} {b.short()}", flush=True)
                 results.append(row)
     return results
+
+
+def least(a: list[dict], b: list[dict]) -> list[dict]:
+    """a with each build's CPU and wall seconds the least of a's and b's
+    (the same builds in the same order; a failure in either stays one)."""
+    out = []
+    for x, y in zip(a, b):
+        assert (x["target"], x["input"], x["variant"]) == (y["target"], y["input"], y["variant"])
+        if x["ok"] and y["ok"]:
+            x = dict(x, cpu_seconds=min(x["cpu_seconds"], y["cpu_seconds"]), seconds=min(x["seconds"], y["seconds"]), runs=x.get("runs", 1) + 1)
+        elif not y["ok"]:
+            x = dict(y, **{k: x[k] for k in ("dispatches", "kinds") if k in x})
+        out.append(x)
+    return out
 
 
 def cell(r: dict | None) -> str:
     if r is None:
         return "-"
     if r["ok"]:
-        return f"ok {r['cpu_seconds']:.1f}"
+        return f"ok {r['cpu_seconds']:.1f}" + (f" ({r['dispatches']} d)" if "dispatches" in r else "")
     return "timeout" if r["timeout"] else f"FAIL {r['op'] or '?'}"
 
 
@@ -136,9 +162,14 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=300.0)
     ap.add_argument("--out", default="gpu")
     ap.add_argument("--raw-on-failure", action="store_true", help="build the raw import only where another variant fails")
+    ap.add_argument("--dispatches", action="store_true", help="also count each build's dispatches (iree-compile --compile-to=flow)")
+    ap.add_argument("--repeats", type=int, default=1, help="sweep N times, keep each build's least CPU seconds")
     a = ap.parse_args()
     variants = a.variants.split(",")
-    results = run(a.targets.split(","), inputs(a.models, a.rows), variants, a.timeout, a.raw_on_failure)
+    texts = inputs(a.models, a.rows)
+    results = run(a.targets.split(","), texts, variants, a.timeout, a.raw_on_failure, a.dispatches)
+    for _ in range(a.repeats - 1):
+        results = least(results, run(a.targets.split(","), texts, variants, a.timeout, a.raw_on_failure))
     (HERE / "results").mkdir(exist_ok=True)
     (HERE / "results" / f"{a.out}.json").write_text(json.dumps(results, indent=1) + "\n")
     text = table(results, variants)

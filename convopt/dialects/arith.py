@@ -248,6 +248,16 @@ def same_type(b: BuilderAPI, name: str, *operands: Value) -> Value:
     return b.create(name, operands, [operands[0].type]).results[0]
 
 
+def cmpi(b: BuilderAPI, predicate: str, x: Value, y: Value) -> Value:
+    """`arith.cmpi predicate, %x, %y : T` (predicate one of CMPI_PREDICATES): an i1."""
+    return b.create(CMPI, [x, y], [i1], {"predicate": IntegerAttr(CMPI_PREDICATES.index(predicate), i64)}).results[0]
+
+
+def select(b: BuilderAPI, cond: Value, x: Value, y: Value) -> Value:
+    """`arith.select %cond, %x, %y : T`: x where cond, else y."""
+    return b.create(SELECT, [cond, x, y], [x.type]).results[0]
+
+
 def convert(b: BuilderAPI, name: str, x: Value, type: Type) -> Value:
     """`name %x : A to B`, one of CASTS (EXTF, TRUNCF, INDEX_CAST ...)."""
     assert name in CASTS, f"{name} is not an arith cast"

@@ -127,3 +127,35 @@ def convopt_output(text: str, device: Optional[str], decomposed: bool = False) -
     if device:
         args.append(f"--device={device}")
     return harness.lower(text, tuple(args))
+
+
+_EXPORT = re.compile(r"flow\.executable\.export public @(\S+)")
+
+
+def dispatch_kind(name: str) -> str:
+    """An export's kind: main$async_dispatch_3_slow_memcpy -> slow_memcpy,
+    ..._matmul_like_2x32x5x32_f32 -> matmul_like, ..._conv_2x32x9x32x2_f32 -> conv."""
+    words = []
+    for tok in re.split(r"dispatch_\d+_", name, maxsplit=1)[-1].split("_"):
+        if not re.fullmatch(r"[a-z]+", tok) or re.fullmatch(r"[fi]\d+|bf\d+", tok):
+            break
+        words.append(tok)
+    return "_".join(words) or name
+
+
+def dispatches(text: str, target: str, timeout: float = TIMEOUT) -> Optional[list[str]]:
+    """The export names of the flow.executable ops iree-compile forms for
+    target (`--compile-to=flow`: one per distinct dispatch), or None when
+    it fails there."""
+    with tempfile.TemporaryDirectory(prefix="convopt-flow-") as tmp:
+        src = os.path.join(tmp, "in.mlir")
+        with open(src, "w") as f:
+            f.write(text)
+        cmd = [iree_compile(), src, *COMMON, *TARGETS[target], "--compile-to=flow", "-o", os.path.join(tmp, "out.mlir")]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+        if proc.returncode:
+            return None
+        return _EXPORT.findall(Path(tmp, "out.mlir").read_text())

@@ -68,4 +68,24 @@ def test_gpu_output_differs_only_in_the_gpu_forms():
     text = open(os.path.join(os.path.dirname(__file__), "..", "lit", "convopt-conv-bwd-to-linalg", "device-gpu.mlir")).read()
     cpu, gpu = convopt.lower(text), convopt.lower(text, device="gpu")
     assert cpu == convopt.lower(text, device="cpu") and gpu != cpu
-    assert cpu.count("tensor.insert_slice") > gpu.count("tensor.insert_slice") == 4  # 9 taps vs 4 phases
+    # 9 taps inserted into the output on the CPU; on the GPU 4 phases interleaved by one op, no insert
+    assert cpu.count("tensor.insert_slice") > gpu.count("tensor.insert_slice") == 0
+
+
+def test_gpu_profile_alone_takes_the_build_time_forms():
+    # The forms that cut IREE's GPU dispatches are the GPU profile's only:
+    # the CPU classes keep their bytes (test/snapshot.py).
+    fields = ("interleave_phases", "dense_taps", "symmetric_pad", "tap_weight_first")
+    for device, prof in PROFILES.items():
+        assert all(getattr(prof, f) == (device == Device.GPU) for f in fields), device
+
+
+def test_interleave_takes_static_strided_phases_only():
+    from convopt.lowering.kernel.phases import interleavable
+    from convopt.lowering.kernel.relation import Span
+
+    phases = [[Span(0, 5, 2)], [Span(1, 4, 2)]]  # b = 2q and 2q + 1 of 9 positions
+    assert interleavable([9], phases)
+    assert not interleavable([9], [[Span(0, 9, 1)]])  # unstrided: one piece, the output itself
+    assert not interleavable([object()], phases)  # type: ignore[list-item]  # a dynamic output size
+    assert not interleavable([9], [[Span(2, 4, 2)]])  # offset past the stride: not one phase from q = 0

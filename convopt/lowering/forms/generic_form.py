@@ -22,7 +22,7 @@ from ...ir.builder import Builder
 from ...ir.core import Value
 from ...ir.types import Type
 from ..kernel.emit import Emitter, extend
-from ..kernel.relation import Kind
+from ..kernel.relation import Kind, Strategy
 from ..kernel.request import KernelRequest, KernelStats, Peel
 from ..kernel.tiles import KernelPlan, Tile, emit_tiled
 from .registry import FormDef, register
@@ -70,13 +70,24 @@ def _tile_maps(layout: tuple, accesses: tuple) -> tuple[tuple[AffineMap, ...], t
     return tuple(maps), iterators
 
 
+def weight_first(req: KernelRequest, plan: KernelPlan, tile: Tile) -> bool:
+    """Whether the tile takes the weight first where the device profile
+    says tap_weight_first: a phase of a strided scatter with a single tap
+    along every dim (no spatial reduction: a contraction over channels)."""
+    if not (req.kind == Kind.SCATTER and req.choices.device.tap_weight_first):
+        return False
+    strided = any(p.out.stride > 1 for p in tile.combo)
+    return strided and all(st == Strategy.PHASES for st in plan.strategies) and all(p.red == 1 for p in tile.combo)
+
+
 def generic_tile(em: Emitter, req: KernelRequest, plan: KernelPlan, tile: Tile, stats: KernelStats) -> Value:
     """The tile as one linalg.generic (multiply-adds in the accumulator
     type); a weight kernel takes B first where the device profile says
-    image_first (the product stays A * B)."""
+    image_first, a single-tap phase of a scatter its weight first where it
+    says tap_weight_first (the product stays A * B)."""
     maps, iterators = tile_maps(plan, tile)
     acc_type = req.acc_type
-    if req.kind == Kind.WEIGHT and req.choices.device.image_first:
+    if (req.kind == Kind.WEIGHT and req.choices.device.image_first) or weight_first(req, plan, tile):
         swapped = (maps[1], maps[0], maps[2])
         summed = em.generic([tile.ins[1], tile.ins[0]], [tile.init], swapped, iterators, lambda b, args: [multiply_add(b, args[1], args[0], args[2], acc_type)])[0]
     else:

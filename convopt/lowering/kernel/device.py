@@ -69,21 +69,37 @@ class DeviceProfile:
         writes its own strided slice) instead of one op per tap adding into
         a shared accumulator.  IREE's GPU pipelines cannot distribute the
         in-place per-tap updates (bench/README.md, GPU builds);
+    interleave_phases: whether the phases of such a scatter (static
+        spatial sizes) keep a dense tensor each, read back into the output by
+        one linalg.generic (out[S*q + phi] = P_phi[q], kernel/phases.py),
+        rather than one strided tensor.insert_slice per phase: IREE makes
+        each strided insert a slow_memcpy dispatch, and fuses the one
+        generic into the gradient's consumer;
     image_first: whether a weight kernel's linalg.generic takes the input
         read at S*s + D*k - P (B, "the image") as its first operand, as
         linalg's convolution interface orders them: IREE's GPU pipelines
         then see a convolution; with B second they take it for a reduction
         and fail to pack its innermost reduced dim ("failed to pack
         reduction dimensions for partial reduction");
+    tap_weight_first: whether a phase of a strided scatter with one tap per
+        dim (a contraction over channels, no spatial reduction) takes the
+        weight as its first operand: IREE's vulkan-spirv then builds it as
+        a reduction (0.22 s for 2x32x10x32) instead of a vectorized matmul
+        whose unrolled code takes 0.8-0.95 s to compile (CPU seconds,
+        bench/README.md GPU builds);
     dynamic_taps: whether a gather or weight kernel cuts a dynamic spatial
         dim by taps (exact at any size, one op per tap into one
         accumulator) rather than padded (one op over the zero-padded
         operand, which GPU codegen can bufferize);
-    flip_per_piece: whether the phase pieces of a scatter read their taps
-        of the weight as a dense flipped copy each (W cut at stride T, then
-        flipped) rather than a strided slice of one flipped copy: IREE's
-        rocm IGEMM path fails on a strided filter slice in f16
+    dense_taps: whether the phase pieces of a scatter read their taps of
+        the weight as dense blocks, all copied by one op into one flat tensor
+        (kernel/taps.py), rather than strided slices of one flipped copy:
+        IREE's rocm IGEMM path fails on a strided or offset filter window
         ('memref.collapse_shape' address spaces);
+    symmetric_pad: whether a weight kernel whose image B needs the
+        forward convolution's low padding P pads it by P at the high end
+        too (zeros it does not read), as the forward does: IREE then pads
+        the image once for both (one slow_memcpy dispatch fewer);
     bias_two_step: whether grad_bias with a dynamic size sums the spatial
         dims, then the batch (two reductions of contiguous dims) rather than
         all of them at once around the channel dim: IREE's vulkan-spirv cannot vectorize the
@@ -98,10 +114,13 @@ class DeviceProfile:
     compact_max_macs: int = 0
     channels_last: bool = True
     scatter_phases: bool = False
+    interleave_phases: bool = False
     image_first: bool = False
+    tap_weight_first: bool = False
     dynamic_taps: bool = True
-    flip_per_piece: bool = False
+    dense_taps: bool = False
     bias_two_step: bool = False
+    symmetric_pad: bool = False
     channels_last_dense: bool = True
     col2im_min_channels: int = 4
     pointwise_col2im_min_macs: int = 0
@@ -166,7 +185,8 @@ PROFILES: dict[Device, DeviceProfile] = {
     # output phases.
     Device.GPU: DeviceProfile(
         Device.GPU, matmul_forms=False, peel_waste=1.0, channels_last=False, channels_last_dense=False,
-        scatter_phases=True, image_first=True, dynamic_taps=False, flip_per_piece=True, bias_two_step=True,
+        scatter_phases=True, interleave_phases=True, image_first=True, dynamic_taps=False, dense_taps=True, bias_two_step=True,
+        symmetric_pad=True, tap_weight_first=True,
     ),
 }
 

@@ -271,24 +271,6 @@ class Emitter:
 
         return self.generic([], [out], [AffineMap.identity(ty.rank)], ["parallel"] * ty.rank, body)[0]
 
-    def flip_taps(self, src: Value, picks: dict[int, tuple[Ix, int, Ix]]) -> Value:
-        """out[..., i, ...] = src[..., first - stride*i, ...] along each dim
-        of picks ({dim: (first, stride, size)}): taps of a weight, flipped,
-        as one dense copy (tensor.extract at the computed positions)."""
-        ty = ranked(src.type)
-        firsts = {i: self.index(first) for i, (first, _, _) in picks.items()}
-        shape = [picks[i][2] if i in picks else size for i, size in enumerate(self.shape(src))]
-        out = self.empty(shape, ty.element_type)
-
-        def body(b: Builder, args: list[Value]) -> list[Value]:
-            at = [linalg.index(b, i) for i in range(ty.rank)]
-            for i, (_, stride, _) in picks.items():
-                step = arith.same_type(b, arith.MULI, at[i], arith.constant(b, IntegerAttr(stride, index), index)) if stride != 1 else at[i]
-                at[i] = arith.same_type(b, arith.SUBI, firsts[i], step)
-            return [tensor.extract(b, src, at)]
-
-        return self.generic([], [out], [AffineMap.identity(ty.rank)], ["parallel"] * ty.rank, body)[0]
-
     def convert_elements(self, src: Value, element: Type) -> Value:
         """Elementwise arith.truncf / arith.extf of a tensor into a new one."""
         ty = src.type

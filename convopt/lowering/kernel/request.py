@@ -56,7 +56,10 @@ class KernelRequest:
     """One kernel to emit: `kind` over ins (tensors in `layouts`), the sum in
     `out_layout` with spatial sizes out_spatial and element type acc_type.
     roles maps n/g/ca/cb to sizes; roles of static size 1 get no loop.
-    choices: the options it is emitted with."""
+    choices: the options it is emitted with.  image_padding: per spatial
+    dim the padding the forward convolution gives input 1 (the image B of
+    a weight kernel: x, not for a transposed convolution), empty when it
+    pads none (tiles._pad_inputs, profile symmetric_pad)."""
 
     kind: Kind
     ins: tuple[Value, Value]
@@ -67,6 +70,7 @@ class KernelRequest:
     out_spatial: Sequence[Ix]
     acc_type: FloatType
     choices: KernelChoices = DEFAULT_CHOICES
+    image_padding: Sequence[int] = ()
 
 
 @dataclass

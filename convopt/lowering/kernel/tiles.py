@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from ...ir.core import Value
 from .device import DeviceProfile
 from .emit import Emitter, Ix
 from .outputs import Outputs
-from .relation import PIECES, Kind, Piece, Rel, Strategy, pieces
+from .phases import PhaseOutputs, interleavable
+from .relation import PIECES, Kind, Piece, Rel, Span, Strategy, pieces
 from .request import KernelRequest, KernelStats, Peel
 from .roles import KERNELS, from_roles, present, to_roles
+from .taps import tap_blocks
 
 Combo = tuple[Piece, ...]
 """One piece per spatial dim."""
@@ -43,7 +45,7 @@ class KernelPlan:
     padded: list[Value]
     shifts: list[list[Ix]]
     overlapping: bool  # taps of a gather or a scatter overlap: they accumulate
-    flip_slices: tuple[int, ...] = ()  # dims of input 1 flipped per slice (not once): profile flip_per_piece
+    tap_blocks: dict[tuple[int, ...], Value] = field(default_factory=dict)  # input 1 per combination (taps.py), by piece index per dim
 
     @property
     def nd(self) -> int:
@@ -99,24 +101,49 @@ def plan_kernel(em: Emitter, req: KernelRequest, strategies: Sequence[Strategy])
     ins = (to_roles(em, req.ins[0], req.layouts[0], req.roles), to_roles(em, req.ins[1], req.layouts[1], req.roles))
     in_roles = [[x for x in names if x in live] for names in kdef.inputs]
     per_dim = [pieces(em, req.kind, r, st) for r, st in zip(req.rels, strategies)]
-    flipped = [len(in_roles[1]) + i for i, st in enumerate(strategies) if st == Strategy.PHASES]
-    per_slice = tuple(flipped) if req.choices.device.flip_per_piece else ()
-    if flipped and not per_slice:  # phase pieces read the weight flipped along their dims
-        ins = (ins[0], em.reverse(ins[1], flipped))
-    padded, shifts = _pad_inputs(em, ins, in_roles, per_dim)
+    flipped = [i for i, st in enumerate(strategies) if st == Strategy.PHASES]
+    blocks: dict[tuple[int, ...], Value] = {}
+    if flipped and req.choices.device.dense_taps and len(flipped) == len(strategies):
+        blocks, per_dim = _tap_copy(em, ins[1], len(in_roles[1]), per_dim)
+    elif flipped:  # phase pieces read the weight flipped along their dims
+        ins = (ins[0], em.reverse(ins[1], [len(in_roles[1]) + i for i in flipped]))
+    floors: list[list[Ix]] = [[0] * len(per_dim), [0] * len(per_dim)]
+    if req.kind == Kind.WEIGHT and req.choices.device.symmetric_pad and req.image_padding:
+        floors[1] = list(req.image_padding)  # the image padded as the forward convolution pads it
+    padded, shifts = _pad_inputs(em, ins, in_roles, per_dim, floors)
     return KernelPlan(
         ins=ins, in_roles=in_roles, out_roles=[x for x in kdef.output if x in live],
         par=[r for r in kdef.parallel if r in live], red=[r for r in kdef.reduction if r in live],
         per_dim=per_dim, strategies=list(strategies), padded=padded, shifts=shifts,
-        overlapping=req.kind != Kind.WEIGHT and Strategy.TAPS in strategies, flip_slices=per_slice,
+        overlapping=req.kind != Kind.WEIGHT and Strategy.TAPS in strategies, tap_blocks=blocks,
     )
 
 
-def _pad_inputs(em: Emitter, ins: tuple[Value, Value], in_roles: list[list[str]], per_dim: list[list[Piece]]) -> tuple[list[Value], list[list[Ix]]]:
+def _tap_copy(em: Emitter, w: Value, lead: int, per_dim: list[list[Piece]]) -> tuple[dict[tuple[int, ...], Value], list[list[Piece]]]:
+    """The weight taps of every combination of phase pieces, copied by one
+    op (taps.tap_blocks): a piece's weight span (m0, J, T) indexes the
+    flipped weight Wf[m] = W[K-1-m], so its taps are W[K-1-m0 - T*t]
+    (0 <= t < J).  Returns each combination's block (by the index of its
+    piece per dim) and the pieces reading their block whole (span 0..J)."""
+    keys = list(itertools.product(*[range(len(d)) for d in per_dim]))
+    blocks = []
+    for key in keys:
+        spans = [per_dim[i][k].ins[1].span for i, k in enumerate(key)]
+        blocks.append([(em.sub(em.sub(em.dim(w, lead + i), 1), sp.offset), sp.stride, sp.size) for i, sp in enumerate(spans)])
+    values = tap_blocks(em, w, lead, blocks)
+    dense = [[replace(p, ins=(p.ins[0], replace(p.ins[1], span=Span(0, p.ins[1].span.size)))) for p in d] for d in per_dim]
+    return dict(zip(keys, values)), dense
+
+
+def _pad_inputs(
+    em: Emitter, ins: tuple[Value, Value], in_roles: list[list[str]], per_dim: list[list[Piece]], floors: list[list[Ix]],
+) -> tuple[list[Value], list[list[Ix]]]:
     """Zero-pad each input once, as far as any piece reads outside it:
     low = max(0, -offset), high = max(0, offset + stride*(size-1) + 1 - dim)
-    over the pieces' spans.  Returns the padded inputs and their low
-    paddings along the spatial dims."""
+    over the pieces' spans; where low equals floors[j][i] (static), high is
+    at least that too (high = low = P: the padding of the forward
+    convolution, whose padded operand IREE then computes once for both).
+    Returns the padded inputs and their low paddings along the spatial dims."""
     padded = []
     shifts: list[list[Ix]] = []
     for j, value in enumerate(ins):
@@ -134,6 +161,9 @@ def _pad_inputs(em: Emitter, ins: tuple[Value, Value], in_roles: list[list[str]]
                 end = em.add(span.offset, em.mul(em.sub(span.size, 1), span.stride))
                 lo = em.max(lo, em.sub(0, span.offset))
                 hi = em.max(hi, em.sub(em.add(end, 1), size))
+            floor = floors[j][i]
+            if isinstance(floor, int) and floor > 0 and lo == floor and isinstance(hi, int):
+                hi = max(hi, floor)
             low.append(lo)
             high.append(hi)
         padded.append(em.pad(value, low, high))
@@ -161,7 +191,7 @@ def emit_tiles(em: Emitter, req: KernelRequest, plan: KernelPlan, tile_fn: TileF
     """One tile per piece combination, each inserted into its accumulator;
     returns the sum in role layout [out_roles..., spatial...]."""
     combos = plan.combos()
-    outputs = Outputs(em, [req.roles[r] for r in plan.out_roles], list(req.out_spatial), req.acc_type, [[p.out for p in combo] for combo in combos])
+    outputs = _outputs(em, req, plan, combos)
     for combo in combos:
         in_slices = tuple(_in_slice(em, plan, j, value, combo) for j, value in enumerate(plan.padded))
         key, acc, out_off, out_sizes, out_strides = outputs.slot([p.out for p in combo])
@@ -179,22 +209,27 @@ def emit_tiles(em: Emitter, req: KernelRequest, plan: KernelPlan, tile_fn: TileF
     return outputs.finish()
 
 
+def _outputs(em: Emitter, req: KernelRequest, plan: KernelPlan, combos: list[Combo]) -> Outputs | PhaseOutputs:
+    """The accumulators of the pieces: a strided scatter cut by phases
+    interleaves its phases by one op where the profile says
+    interleave_phases (phases.py), else outputs.Outputs."""
+    lead, spatial, spans = [req.roles[r] for r in plan.out_roles], list(req.out_spatial), [[p.out for p in combo] for combo in combos]
+    phased = req.choices.device.interleave_phases and all(st == Strategy.PHASES for st in plan.strategies)
+    if phased and interleavable(spatial, spans):
+        return PhaseOutputs(em, lead, spatial, req.acc_type, spans)
+    return Outputs(em, lead, spatial, req.acc_type, spans)
+
+
 def _in_slice(em: Emitter, plan: KernelPlan, j: int, value: Value, combo: Combo) -> Value:
-    """The slice of padded input j that the pieces of `combo` read.  Along
-    a dim of plan.flip_slices the spans index the flipped weight Wf[m] =
-    W[K-1-m]: the taps W[K-1-offset - stride*i] are gathered from W into a
-    dense copy (Emitter.flip_taps), so that the op reads neither a strided
-    slice nor a flip of one."""
+    """The slice of padded input j that the pieces of `combo` read (the
+    weight's own block where the plan has tap_blocks)."""
+    if j == 1 and plan.tap_blocks:
+        return plan.tap_blocks[tuple(plan.per_dim[i].index(p) for i, p in enumerate(combo))]
     lead = len(plan.in_roles[j])
     offsets = [0] * lead + [em.add(p.ins[j].span.offset, plan.shifts[j][i]) for i, p in enumerate(combo)]
     sizes = em.shape(value)[:lead] + [p.ins[j].span.size for p in combo]
     strides = [1] * lead + [p.ins[j].span.stride for p in combo]
-    flips = plan.flip_slices if j == 1 else ()
-    picks = {x: (em.sub(em.sub(em.dim(value, x), 1), offsets[x]), strides[x], sizes[x]) for x in flips}
-    for x in flips:  # the whole dim; flip_taps picks the taps
-        offsets[x], sizes[x], strides[x] = 0, em.dim(value, x), 1
-    cut = em.extract_slice(value, offsets, sizes, strides)
-    return em.flip_taps(cut, picks) if flips else cut
+    return em.extract_slice(value, offsets, sizes, strides)
 
 
 def emit_tiled(em: Emitter, req: KernelRequest, tile_fn: TileFn, stats: KernelStats) -> Value:

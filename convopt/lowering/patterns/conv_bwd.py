@@ -133,7 +133,7 @@ def lower_conv_backward(op: Operation, rewriter: Rewriter, choices: KernelChoice
     report = []
     weight = KernelRequest(
         kind=Kind.WEIGHT, ins=(A, B), layouts=(A_LAYOUT, B_LAYOUT), out_layout=W_LAYOUT, rels=ops.rels, roles=ops.roles(),
-        out_spatial=ops.kernel, acc_type=acc_type, choices=choices,
+        out_spatial=ops.kernel, acc_type=acc_type, choices=choices, image_padding=() if spec.transposed else [r.P for r in ops.rels],
     )
     if wanted[0]:
         if spec.transposed:  # grad_input = gather of grad_output: A-shaped

@@ -4,7 +4,8 @@
 // dynamic, stride 2): the first phase gather of grad_input (line ~60; its
 // weight taps read at constant index 0 of a 1x1 tap slice, a dynamic channel
 // reduction).  rocm and cuda build this file; the raw import of the row builds
-// for vulkan.  OPEN: a convopt form vulkan does not take.
+// for vulkan.  WORKED AROUND: convopt no longer emits this form (the phases' weight
+// taps are blocks of one flat copy, kernel/taps.py); the file keeps the old output.
 // iree-compile vulkan_dynamic_channels_phase.mlir --iree-input-type=torch --iree-hal-target-backends=vulkan-spirv --iree-vulkan-target=rdna3 -o /dev/null
 #map = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
 #map1 = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d5, d3, d4)>
