@@ -8,7 +8,9 @@ the same input (the torch IR given to iree-compile directly), so that an
 IREE limitation the raw import shares is told apart from one convopt
 causes.  make test builds a fast slice (two small named rows per target);
 CONVOPT_GPU_FULL=1 (make test-full) builds every model of test/models and
-every named e2e row for every target.
+every named e2e row for every target.  The decomposed path
+(`--backend-legal-ops=`: convolution_backward decomposed into convolutions,
+which the same GPU forms lower) builds the same rows.
 """
 
 from __future__ import annotations
@@ -38,6 +40,13 @@ def cases() -> list[tuple[str, str]]:
     return [(f"row:{n}", t) for n in rows for t in gpu_compile.TARGETS] + [(f"model:{n}", t) for n in models for t in gpu_compile.TARGETS]
 
 
+def decomposed_cases() -> list[tuple[str, str]]:
+    """The decomposed path (`--backend-legal-ops=`: convolution_backward
+    decomposed into convolutions, then lowered with the same GPU forms) on
+    the same rows."""
+    return [(f"row:{c.name}", t) for c in harness.named_matrix() if FULL or c.name in SLICE for t in gpu_compile.TARGETS]
+
+
 def torch_text(name: str) -> str:
     kind, _, what = name.partition(":")
     if kind == "model":
@@ -57,6 +66,28 @@ KNOWN_IREE_FAILURES = {
 # became blocks of one flat copy, kernel/taps.py: it builds since;
 # repro/vulkan_dynamic_channels_phase.mlir keeps the old form.)
 OPEN_CONVOPT_FAILURES: dict[tuple[str, str], str] = {}
+
+
+# Decomposed-path builds that fail where the raw import fails too (and the
+# direct path builds): reproducers in test/gpu/repro/vulkan_decomposed_*.mlir.
+KNOWN_DECOMPOSED_FAILURES = {
+    ("row:2d_dynamic_batch", "vulkan"): "repro/vulkan_decomposed_dynamic_batch.mlir: 'vector.mask' op expects only one operation to mask",
+    ("row:2d_dynamic_spatial", "vulkan"): "repro/vulkan_decomposed_dynamic_spatial.mlir: unresolved materialization of a dynamic strided memref",
+}
+
+
+@pytest.mark.parametrize("name,target", decomposed_cases(), ids=lambda x: x)
+def test_gpu_build_decomposed(name: str, target: str) -> None:
+    text = torch_text(name)
+    built = gpu_compile.compile_text(gpu_compile.convopt_output(text, "gpu", decomposed=True), target)
+    known = KNOWN_DECOMPOSED_FAILURES.get((name, target))
+    if built.ok:
+        assert known is None, f"{name} now builds for {target} on the decomposed path: remove it from KNOWN_DECOMPOSED_FAILURES"
+        return
+    raw = gpu_compile.compile_text(text, target)
+    if known is not None and not raw.ok:
+        pytest.xfail(f"{known} (convopt: {built.short()}; raw import: {raw.short()})")
+    pytest.fail(f"{name} for {target}: convopt --device=gpu --backend-legal-ops= does not build: {built.short()}; the raw import: {raw.short()}")
 
 
 @pytest.mark.parametrize("name,target", cases(), ids=lambda x: x)
