@@ -17,12 +17,18 @@ from collections.abc import Iterator
 from typing import Optional
 
 
+def children_cpu() -> float:
+    """CPU seconds (user + system) of this process's waited-for children."""
+    t = os.times()
+    return t.children_user + t.children_system
+
+
 def _cpu_ticks() -> tuple[int, int, int]:
     """(machine busy ticks, machine total ticks, this process's ticks)."""
     with open("/proc/stat") as f:
         vals = [int(v) for v in f.readline().split()[1:]]
     t = os.times()
-    mine = round((t.user + t.system + t.children_user + t.children_system) * os.sysconf("SC_CLK_TCK"))
+    mine = round((t.user + t.system + children_cpu()) * os.sysconf("SC_CLK_TCK"))
     total = sum(vals[:8])  # guest time is already in user
     return total - vals[3] - vals[4], total, mine
 

@@ -83,7 +83,6 @@ import json
 import math
 import os
 import re
-import resource
 import shlex
 import shutil
 import subprocess
@@ -99,7 +98,7 @@ MODELS_DIR = HERE.parent / "test" / "models"
 sys.path.insert(0, str(MODELS_DIR))
 sys.path.insert(0, str(HERE.parent / "test" / "e2e"))  # harness: one convolution_backward as torch IR (--ops)
 
-from load import QUIET, OthersBusy, paused, wait_quiet  # noqa: E402
+from load import QUIET, OthersBusy, children_cpu, paused, wait_quiet  # noqa: E402
 from model_zoo import _CONVS, MODELS, ModelSpec  # noqa: E402
 
 BIN = Path(sys.executable).parent
@@ -160,12 +159,6 @@ def first_error(stderr: str, work: Path) -> str:
     lines = [line.strip() for line in stderr.splitlines() if line.strip()]
     pick = next((line for line in lines if "error" in line.lower()), lines[0] if lines else "failed (no message)")
     return pick.replace(str(work) + os.sep, "")[:200]
-
-
-def children_cpu() -> float:
-    """CPU seconds (user + system) of this process's waited-for children."""
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
 
 
 def run(cmd: list[str], work: Path) -> tuple[float, float]:
