@@ -32,8 +32,13 @@ their arguments put on the device once: the timed call is the computation,
 not copies between numpy and IREE buffers (PyTorch makes none).  PyTorch
 runs in the same process with torch.set_num_threads(--threads).  Every
 variant and PyTorch are timed the same way: one warm-up call each, then
---repeats rounds that call each of them once (perf_counter), best per
-variant; interleaving makes load from other processes hit all alike.
+--repeats rounds that call each of them once (perf_counter), each round
+starting one variant later; the table gives each variant's median, and the
+recipe's table each ratio's median over the rounds with its range (round i
+of one variant against round i of the other): interleaving makes load from
+other processes and drift hit all alike, and the range says how stable a
+ratio was in the run (PyTorch's own time here moves by up to 1.8x between
+runs).
 In-process rather than iree-benchmark-module because both sides are then
 timed by the same clock and loop, and the results checked are those of the
 module timed (no .npy files of the ~100 arguments).  The machines here are
@@ -104,6 +109,7 @@ from model_zoo import _CONVS, MODELS, ModelSpec  # noqa: E402
 BIN = Path(sys.executable).parent
 TIMEOUT = 1800
 TOOL_RUNS = [3]  # --tool-runs: runs per tool command (0: no tool wall times)
+INDUCTOR_CACHE = [False]  # --inductor-cache: keep Inductor's caches (a warm build: its build column is not cold)
 CONV_BWD = "torch.aten.convolution_backward"
 FRONTEND = "builtin.module(torch-function-to-torch-backend-pipeline{backend-legal-ops=aten.convolution_backward})"
 FRONTEND_DECOMPOSED = "builtin.module(torch-function-to-torch-backend-pipeline)"
@@ -245,36 +251,62 @@ def iree_config(threads: int):
 OPS_QUIET_WAIT = 20.0  # --ops: at most this --quiet-wait per op (a model has up to 20)
 
 
-def interleaved_best(fns: dict, repeats: int, quiet_wait: float = 0.0, stats: Optional[dict] = None) -> dict:
-    """Best time in s of each callable: one warm-up call each, then --repeats
-    rounds that call every one of them once, so load from other processes on
-    the machine hits every variant alike.  PyTorch's OpenMP threads spin at
+def interleaved_samples(fns: dict, repeats: int, quiet_wait: float = 0.0, stats: Optional[dict] = None) -> dict[str, list[float]]:
+    """Every round's time in s of each callable: one warm-up call each, then
+    `repeats` rounds that call every one of them once, each round starting
+    one callable later in the order, so that load from other processes and
+    the machine's drift hit every variant alike, and round i of one variant
+    can be set against round i of another (a per-round ratio: how stable a
+    ratio is, not only each time).  PyTorch's OpenMP threads spin at
     barriers and lose 100x and more when other processes oversubscribe the
     cores, so with quiet_wait > 0 the rounds wait for a quiet machine and are
-    run again (bests kept) while other processes kept more than QUIET of the
-    CPU busy during them, until quiet_wait s have passed (and, with
+    run again while other processes kept more than QUIET of the CPU busy
+    during them, until quiet_wait s have passed (and, with
     $CONVOPT_BENCH_PAUSE_CWD, the processes in that folder are paused while
-    they run: load.paused).  stats gets the
-    other processes' busy share during the last rounds."""
+    they run: load.paused).  stats gets the other processes' busy share
+    during the last rounds, whose samples are returned."""
     for fn in fns.values():
         fn()
-    best = {k: math.inf for k in fns}
+    keys = list(fns)
     deadline = time.monotonic() + quiet_wait
     while True:
+        samples: dict[str, list[float]] = {k: [] for k in keys}
         with paused():
             if quiet_wait > 0:
                 wait_quiet(max(0.0, deadline - time.monotonic()))
             probe = OthersBusy().start()
-            for _ in range(repeats):
-                for k, fn in fns.items():
+            for r in range(repeats):
+                for k in keys[r % len(keys):] + keys[:r % len(keys)]:
                     start = time.perf_counter()
-                    fn()
-                    best[k] = min(best[k], time.perf_counter() - start)
+                    fns[k]()
+                    samples[k].append(time.perf_counter() - start)
             busy = probe.value()
         if stats is not None:
             stats["others_busy"] = busy
         if not busy > QUIET or time.monotonic() >= deadline:
-            return best
+            return samples
+
+
+def interleaved_best(fns: dict, repeats: int, quiet_wait: float = 0.0, stats: Optional[dict] = None) -> dict:
+    """The best of interleaved_samples' rounds, per callable (--ops)."""
+    return {k: min(v) for k, v in interleaved_samples(fns, repeats, quiet_wait, stats).items()}
+
+
+def median(xs: list[float]) -> float:
+    ys = sorted(xs)
+    mid = len(ys) // 2
+    return ys[mid] if len(ys) % 2 else (ys[mid - 1] + ys[mid]) / 2
+
+
+def ratio_spread(row: dict, a: str, b: str) -> Optional[tuple[float, float, float]]:
+    """(median, min, max) over the rounds of time(a) / time(b) in the same
+    round: how stable the ratio a/b was in this run (None when either is
+    missing or wrong)."""
+    sa, sb = row.get("samples_ms", {}).get(a), row.get("samples_ms", {}).get(b)
+    if not sa or not sb or not ok(row, a) or not ok(row, b):
+        return None
+    rs = [x / y for x, y in zip(sa, sb)]
+    return median(rs), min(rs), max(rs)
 
 
 def relative_error(got, ref) -> float:
@@ -323,7 +355,7 @@ def eager_step(spec: ModelSpec, args_t: list, ref: list, threads: int, inductor:
     import torch
 
     torch.set_num_threads(threads)
-    if inductor:  # a cold build: no FX graph / kernel caches from earlier runs
+    if inductor and not INDUCTOR_CACHE[0]:  # a cold build: no FX graph / kernel caches from earlier runs
         import torch._inductor.config
 
         torch._inductor.config.force_disable_caches = True
@@ -392,8 +424,10 @@ def run_model(name: str, repeats: int, threads: int, work: Path, quiet_wait: flo
     except Exception as e:  # Inductor failing on a model
         row["errors"]["Inductor"] = f"{type(e).__name__}: {str(e).strip().splitlines()[0][:160] if str(e).strip() else ''}"
     stats: dict = {}
-    for variant, t in interleaved_best(fns, repeats, quiet_wait, stats).items():
-        row["times_ms"][variant] = t * 1e3
+    row["samples_ms"] = {}
+    for variant, ts in interleaved_samples(fns, repeats, quiet_wait, stats).items():
+        row["samples_ms"][variant] = [t * 1e3 for t in ts]
+        row["times_ms"][variant] = median(ts) * 1e3
     row["others_busy"] = stats.get("others_busy")
     del fns
     gc.collect()
@@ -445,7 +479,25 @@ def summarize(row: dict) -> dict:
         "other_over_pytorch": times[best_o] / times["PyTorch"] if best_o else None,
         "convopt_over_inductor": times[best_c] / times["Inductor"] if best_c and ok(row, "Inductor") else None,
         "build_s": build_seconds(row, best_c),
+        "recipe": recipe_summary(row),
     }
+
+
+RECIPE = "convopt fwd + IREE"
+"""README's IREE recipe (convopt --lower-conv-bwd --lower-forward-convs, then iree-compile)."""
+
+
+def recipe_summary(row: dict) -> dict:
+    """The README recipe against PyTorch eager, Inductor, IREE's own torch
+    input and convopt without forward convolutions: per-round ratios
+    (median, min, max), and its build CPU seconds (convopt's chain +
+    iree-compile) over the raw import's iree-compile."""
+    out: dict = {ref: ratio_spread(row, RECIPE, ref) for ref in ("PyTorch", "Inductor", "IREE torch input", "convopt + IREE")}
+    comp, low = row.get("compile_cpu_s", {}), row.get("lower_cpu_s", {})
+    if RECIPE in comp and RECIPE in low and comp.get("IREE torch input"):
+        out["build_cpu_s"] = low[RECIPE] + comp[RECIPE]
+        out["build_over_raw"] = out["build_cpu_s"] / comp["IREE torch input"]
+    return out
 
 
 def build_seconds(row: dict, best_c: Optional[str]) -> dict:
@@ -780,10 +832,32 @@ def report_summary(rows: list[dict]) -> list[str]:
     return lines
 
 
+def report_recipe(rows: list[dict]) -> list[str]:
+    """README's recipe against what a user would run instead: per-round
+    ratios, median [min-max] over the rounds of one run, and build CPU s."""
+    refs = (("PyTorch", "/PyTorch"), ("Inductor", "/Inductor"), ("IREE torch input", "/IREE own"), ("convopt + IREE", "/no fwd"))
+    head = f"{'model':24}" + "".join(f" {label:>19}" for _, label in refs) + f" {'build cpu-s':>11} {'/raw build':>10}"
+    lines = [f"README recipe ({RECIPE}): time ratio, median [min-max] of the per-round ratios", head, "-" * len(head)]
+
+    def cell(r) -> str:
+        return f"{r[0]:5.2f} [{r[1]:4.2f}-{r[2]:4.2f}]" if r else "-"
+
+    for row in rows:
+        rec = row["summary"].get("recipe", {})
+        b, br = rec.get("build_cpu_s"), rec.get("build_over_raw")
+        lines.append(f"{row['model']:24}" + "".join(f" {cell(rec.get(ref)):>19}" for ref, _ in refs)
+                     + f" {(f'{b:.1f}' if b else '-'):>11} {(f'{br:.2f}' if br else '-'):>10}")
+    meds = {ref: [row["summary"]["recipe"][ref][0] for row in rows if row["summary"].get("recipe", {}).get(ref)] for ref, _ in refs}
+    builds = [row["summary"]["recipe"]["build_over_raw"] for row in rows if row["summary"].get("recipe", {}).get("build_over_raw")]
+    geo = lambda xs: f"{math.exp(sum(math.log(x) for x in xs) / len(xs)):5.2f}" if xs else "-"  # noqa: E731
+    lines.append(f"{'geometric mean':24}" + "".join(f" {geo(meds[ref]):>19}" for ref, _ in refs) + f" {'':>11} {geo(builds):>10}")
+    return lines
+
+
 def report(rows: list[dict], threads: int, repeats: int) -> str:
     header = (f"{'model':24} {'variant':22} {'time ms':>9} {'/PyTorch':>9} {'/best oth':>9} {'max rel err':>13}"
               f" {'lower s':>8} {'compile s':>8}")
-    lines = [f"whole backward step, IREE llvm-cpu ({IREE_FLAGS[-1].split('=')[1]}) local-task vs PyTorch eager and Inductor, {threads} threads, best of {repeats}"
+    lines = [f"whole backward step, IREE llvm-cpu ({IREE_FLAGS[-1].split('=')[1]}) local-task vs PyTorch eager and Inductor, {threads} threads, median of {repeats} interleaved rounds"
              + (f", convopt {' '.join(STAGES['convopt(raw)'][1])}" if STAGES["convopt(raw)"][1] != ("--lower-conv-bwd",) else ""), "",
              header, "-" * len(header)]
     for row in rows:
@@ -797,6 +871,7 @@ def report(rows: list[dict], threads: int, repeats: int) -> str:
               "chain + iree-compile; raw cpu-s: iree-compile of the raw import; c/raw: their ratio; Ind cpu-s: Inductor's first",
               "step (compile + run, caches off). CPU seconds (user + system, all threads and children).", ""]
     lines += report_summary(rows)
+    lines += [""] + report_recipe(rows)
     runs: dict[int, list[str]] = {}
     for r in rows:
         runs.setdefault(r.get("run", 1), []).append(r["model"])
@@ -914,7 +989,19 @@ def main() -> None:
                         help=f"wait and time again, up to S seconds per timing loop, while other processes use > {100 * QUIET:.0f}%% of the CPU")
     parser.add_argument("--target-cpu", default="host", help="IREE's --iree-llvmcpu-target-cpu (znver2 or haswell: AVX2 code, which this AVX-512 host runs too)")
     parser.add_argument("--tool-runs", type=int, default=3, help="runs of each tool command for the tool wall times (0: none)")
+    parser.add_argument("--variants", default="", metavar="V,V",
+                        help=f"comma-separated IREE variants to run (default: all: {', '.join(VARIANTS)}); PyTorch and Inductor always run")
+    parser.add_argument("--inductor-cache", action="store_true",
+                        help="keep Inductor's caches (a second run of the same models, e.g. --target-cpu=znver2, whose Inductor "
+                             "times do not depend on it: a warm build, so its build column is not a cold build's)")
     args = parser.parse_args()
+    INDUCTOR_CACHE[0] = args.inductor_cache
+    chosen = [v for v in args.variants.split(",") if v]
+    if [v for v in chosen if v not in VARIANTS]:
+        parser.error(f"unknown variant(s) {[v for v in chosen if v not in VARIANTS]}; known: {', '.join(VARIANTS)}")
+    for v in list(VARIANTS) if chosen else ():
+        if v not in chosen:
+            del VARIANTS[v]
     TOOL_RUNS[0] = args.tool_runs
     IREE_FLAGS[-1] = f"--iree-llvmcpu-target-cpu={args.target_cpu}"
     if args.merge:
@@ -952,7 +1039,8 @@ def main() -> None:
         if args.ops:
             row["ops"] = run_ops(name, args.repeats, args.threads, work, min(args.quiet_wait, OPS_QUIET_WAIT))
             print("\n".join(report_ops(row)), flush=True)
-    text = write_results(rows, Path(args.out), {"threads": args.threads, "repeats": args.repeats, "convopt_flags": args.convopt_flags, "target_cpu": args.target_cpu})
+    text = write_results(rows, Path(args.out), {"threads": args.threads, "repeats": args.repeats, "convopt_flags": args.convopt_flags, "target_cpu": args.target_cpu,
+                                                   "inductor_cache": args.inductor_cache, "variants": list(VARIANTS)})
     print("\n" + text)
     if tmp is not None:
         tmp.cleanup()

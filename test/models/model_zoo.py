@@ -288,6 +288,268 @@ class ConvNeXtSlice(nn.Module):
         return self.block2(self.down(self.block1(self.stem(x))))
 
 
+class Bottleneck(nn.Module):
+    """torchvision's ResNet-50 Bottleneck: 1x1 - BN - ReLU, 3x3 (stride s)
+    - BN - ReLU, 1x1 (x4 expansion) - BN, 1x1/s projection - BN on the
+    shortcut when the shape changes, add, ReLU."""
+
+    def __init__(self, cin: int, width: int, stride: int, expansion: int = 4):
+        super().__init__()
+        cout = width * expansion
+        self.conv1 = nn.Conv2d(cin, width, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(width)
+        self.conv2 = nn.Conv2d(width, width, 3, stride, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(width)
+        self.conv3 = nn.Conv2d(width, cout, 1, bias=False)
+        self.bn3 = nn.BatchNorm2d(cout)
+        self.downsample: Optional[nn.Sequential] = None
+        if stride != 1 or cin != cout:
+            self.downsample = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+
+    def forward(self, x):
+        out = F.relu(self.bn1(self.conv1(x)))
+        out = F.relu(self.bn2(self.conv2(out)))
+        out = self.bn3(self.conv3(out))
+        identity = x if self.downsample is None else self.downsample(x)
+        return F.relu(out + identity)
+
+
+class ResNet50Slim(nn.Module):
+    """A ResNet-50-layout network at reduced width and depth: 7x7/2 stem -
+    BN - ReLU - 3x3/2 max pool, four stages of bottlenecks (the first of
+    stages 2-4 strided), global average pool, linear."""
+
+    def __init__(self, width: int = 8, blocks: tuple[int, ...] = (1, 1, 1, 1), num_classes: int = 10):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, width * 2, 7, 2, 3, bias=False), nn.BatchNorm2d(width * 2), nn.ReLU())
+        layers: list[nn.Module] = []
+        cin = width * 2
+        for i, n in enumerate(blocks):
+            w = width * 2 ** i
+            for j in range(n):
+                layers.append(Bottleneck(cin, w, 2 if (j == 0 and i > 0) else 1))
+                cin = w * 4
+        self.layers = nn.Sequential(*layers)
+        self.fc = nn.Linear(cin, num_classes)
+
+    def forward(self, x):
+        x = F.max_pool2d(self.stem(x), 3, 2, 1)
+        x = self.layers(x)
+        return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+
+
+def channel_shuffle(x: torch.Tensor, groups: int) -> torch.Tensor:
+    """ShuffleNet's channel shuffle: [n, g*c, h, w] -> view [n, g, c, h, w],
+    swap g and c, flatten back."""
+    n, c, h, w = x.shape
+    return x.view(n, groups, c // groups, h, w).transpose(1, 2).reshape(n, c, h, w)
+
+
+class ShuffleUnit(nn.Module):
+    """ShuffleNetV2's unit.  Stride 1: split the channels in two, the second
+    half through 1x1 - BN - ReLU, depthwise 3x3 - BN, 1x1 - BN - ReLU,
+    concatenate with the first half, shuffle (2 groups).  Stride 2: both
+    branches on the whole input (the left one depthwise 3x3/2 - BN - 1x1 -
+    BN - ReLU), concatenated and shuffled."""
+
+    def __init__(self, cin: int, cout: int, stride: int):
+        super().__init__()
+        self.stride = stride
+        half = cout // 2
+        bin_ = cin if stride == 2 else cin // 2
+        self.left: Optional[nn.Sequential] = None
+        if stride == 2:
+            self.left = nn.Sequential(
+                nn.Conv2d(cin, cin, 3, 2, 1, groups=cin, bias=False), nn.BatchNorm2d(cin),
+                nn.Conv2d(cin, half, 1, bias=False), nn.BatchNorm2d(half), nn.ReLU(),
+            )
+        self.right = nn.Sequential(
+            nn.Conv2d(bin_, half, 1, bias=False), nn.BatchNorm2d(half), nn.ReLU(),
+            nn.Conv2d(half, half, 3, stride, 1, groups=half, bias=False), nn.BatchNorm2d(half),
+            nn.Conv2d(half, half, 1, bias=False), nn.BatchNorm2d(half), nn.ReLU(),
+        )
+
+    def forward(self, x):
+        if self.left is None:
+            a, b = x.chunk(2, dim=1)
+            out = torch.cat([a, self.right(b)], dim=1)
+        else:
+            out = torch.cat([self.left(x), self.right(x)], dim=1)
+        return channel_shuffle(out, 2)
+
+
+class ShuffleNetV2Slim(nn.Module):
+    """ShuffleNetV2 at reduced width: 3x3/2 stem - BN - ReLU - 3x3/2 max
+    pool, three stages (a stride-2 unit, then stride-1 units with channel
+    split), 1x1 conv - BN - ReLU, global average pool, linear."""
+
+    def __init__(self, widths: tuple[int, ...] = (24, 48, 96), repeats: tuple[int, ...] = (1, 2, 1), num_classes: int = 10):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 16, 3, 2, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU())
+        layers: list[nn.Module] = []
+        cin = 16
+        for w, r in zip(widths, repeats):
+            layers.append(ShuffleUnit(cin, w, 2))
+            layers += [ShuffleUnit(w, w, 1) for _ in range(r)]
+            cin = w
+        self.stages = nn.Sequential(*layers)
+        self.head = nn.Sequential(nn.Conv2d(cin, 128, 1, bias=False), nn.BatchNorm2d(128), nn.ReLU())
+        self.fc = nn.Linear(128, num_classes)
+
+    def forward(self, x):
+        x = self.head(self.stages(F.max_pool2d(self.stem(x), 3, 2, 1)))
+        return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+
+
+class SqueezeExcite(nn.Module):
+    """Squeeze-and-excite: global average pool, 1x1 reduce (with bias) -
+    SiLU, 1x1 expand (with bias) - sigmoid, scale the input channels."""
+
+    def __init__(self, c: int, reduced: int):
+        super().__init__()
+        self.reduce = nn.Conv2d(c, reduced, 1)
+        self.expand = nn.Conv2d(reduced, c, 1)
+
+    def forward(self, x):
+        s = F.adaptive_avg_pool2d(x, 1)
+        return x * torch.sigmoid(self.expand(F.silu(self.reduce(s))))
+
+
+class MBConv(nn.Module):
+    """EfficientNet's MBConv: 1x1 expand - BN - SiLU, depthwise kxk
+    (stride s) - BN - SiLU, squeeze-excite (1/4 of the block's input
+    channels), 1x1 project - BN, residual when the shape allows."""
+
+    def __init__(self, cin: int, cout: int, kernel: int, stride: int, expand: int):
+        super().__init__()
+        hidden = cin * expand
+        self.block = nn.Sequential(
+            nn.Conv2d(cin, hidden, 1, bias=False), nn.BatchNorm2d(hidden), nn.SiLU(),
+            nn.Conv2d(hidden, hidden, kernel, stride, kernel // 2, groups=hidden, bias=False), nn.BatchNorm2d(hidden), nn.SiLU(),
+            SqueezeExcite(hidden, max(1, cin // 4)),
+            nn.Conv2d(hidden, cout, 1, bias=False), nn.BatchNorm2d(cout),
+        )
+        self.residual = stride == 1 and cin == cout
+
+    def forward(self, x):
+        y = self.block(x)
+        return x + y if self.residual else y
+
+
+class EfficientNetSlim(nn.Module):
+    """EfficientNet-B0's layout at reduced width and depth: 3x3/2 stem - BN -
+    SiLU, MBConv blocks with 3x3 and 5x5 depthwise kernels (strided and
+    residual ones) and squeeze-excite, 1x1 head - BN - SiLU, global average
+    pool, linear."""
+
+    def __init__(self, num_classes: int = 10):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 16, 3, 2, 1, bias=False), nn.BatchNorm2d(16), nn.SiLU())
+        self.blocks = nn.Sequential(
+            MBConv(16, 16, 3, 1, 1),
+            MBConv(16, 24, 3, 2, 4),
+            MBConv(24, 24, 3, 1, 4),
+            MBConv(24, 40, 5, 2, 4),
+            MBConv(40, 40, 5, 1, 4),
+        )
+        self.head = nn.Sequential(nn.Conv2d(40, 128, 1, bias=False), nn.BatchNorm2d(128), nn.SiLU())
+        self.fc = nn.Linear(128, num_classes)
+
+    def forward(self, x):
+        x = self.head(self.blocks(self.stem(x)))
+        return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+
+
+class C3D(nn.Module):
+    """C3D's layout at reduced width: 3x3x3 convolutions (padding 1, with
+    bias) - ReLU, 3-D max pools (1x2x2 first, then 2x2x2), a final global
+    average pool and linear."""
+
+    def __init__(self, widths: tuple[int, ...] = (16, 32, 64, 64), num_classes: int = 10):
+        super().__init__()
+        self.convs = nn.ModuleList()
+        cin = 3
+        for w in widths:
+            self.convs.append(nn.Conv3d(cin, w, 3, padding=1))
+            cin = w
+        self.fc = nn.Linear(cin, num_classes)
+
+    def forward(self, x):
+        for i, conv in enumerate(self.convs):
+            x = F.relu(conv(x))
+            if i < len(self.convs) - 1:
+                x = F.max_pool3d(x, (1, 2, 2) if i == 0 else 2)
+        return self.fc(torch.flatten(F.adaptive_avg_pool3d(x, 1), 1))
+
+
+class R2Plus1DBlock(nn.Module):
+    """R(2+1)D's residual block: two factorized convolutions, each a
+    spatial (1,3,3) (stride (1,s,s)) - BN3d - ReLU then a temporal (3,1,1)
+    (stride (s,1,1)) - BN3d, with a 1x1x1 stride s projection - BN3d on the
+    shortcut when the shape changes, add, ReLU."""
+
+    def __init__(self, cin: int, cout: int, mid: int, stride: int):
+        super().__init__()
+        def factorized(ci: int, s: int) -> nn.Sequential:
+            return nn.Sequential(
+                nn.Conv3d(ci, mid, (1, 3, 3), (1, s, s), (0, 1, 1), bias=False), nn.BatchNorm3d(mid), nn.ReLU(),
+                nn.Conv3d(mid, cout, (3, 1, 1), (s, 1, 1), (1, 0, 0), bias=False), nn.BatchNorm3d(cout),
+            )
+        self.conv1 = factorized(cin, stride)
+        self.conv2 = factorized(cout, 1)
+        self.downsample: Optional[nn.Sequential] = None
+        if stride != 1 or cin != cout:
+            self.downsample = nn.Sequential(nn.Conv3d(cin, cout, 1, stride, bias=False), nn.BatchNorm3d(cout))
+
+    def forward(self, x):
+        out = self.conv2(F.relu(self.conv1(x)))
+        identity = x if self.downsample is None else self.downsample(x)
+        return F.relu(out + identity)
+
+
+class R2Plus1D(nn.Module):
+    """A factorized (2+1)-D video ResNet (R(2+1)D-18's layout at reduced
+    width and depth): a (1,7,7)/(1,2,2) spatial stem - BN3d - ReLU and a
+    (3,1,1) temporal stem - BN3d - ReLU, three residual blocks (the last two
+    strided in time and space), global average pool, linear."""
+
+    def __init__(self, width: int = 16, num_classes: int = 10):
+        super().__init__()
+        self.stem = nn.Sequential(
+            nn.Conv3d(3, 24, (1, 7, 7), (1, 2, 2), (0, 3, 3), bias=False), nn.BatchNorm3d(24), nn.ReLU(),
+            nn.Conv3d(24, width, (3, 1, 1), 1, (1, 0, 0), bias=False), nn.BatchNorm3d(width), nn.ReLU(),
+        )
+        self.blocks = nn.Sequential(
+            R2Plus1DBlock(width, width, width, 1),
+            R2Plus1DBlock(width, width * 2, width * 2, 2),
+            R2Plus1DBlock(width * 2, width * 4, width * 3, 2),
+        )
+        self.fc = nn.Linear(width * 4, num_classes)
+
+    def forward(self, x):
+        x = self.blocks(self.stem(x))
+        return self.fc(torch.flatten(F.adaptive_avg_pool3d(x, 1), 1))
+
+
+class DCGANGenerator(nn.Module):
+    """DCGAN's generator at reduced width: a latent [n, z, 1, 1] through
+    ConvTranspose2d 4x4 (stride 1, no padding) to 4x4, then 4x4 stride 2
+    padding 1 transposed convolutions doubling the size to 32x32, BN - ReLU
+    between them, tanh at the end."""
+
+    def __init__(self, z: int = 64, width: int = 32, channels: int = 3):
+        super().__init__()
+        self.net = nn.Sequential(
+            nn.ConvTranspose2d(z, width * 4, 4, 1, 0, bias=False), nn.BatchNorm2d(width * 4), nn.ReLU(),
+            nn.ConvTranspose2d(width * 4, width * 2, 4, 2, 1, bias=False), nn.BatchNorm2d(width * 2), nn.ReLU(),
+            nn.ConvTranspose2d(width * 2, width, 4, 2, 1, bias=False), nn.BatchNorm2d(width), nn.ReLU(),
+            nn.ConvTranspose2d(width, channels, 4, 2, 1, bias=False), nn.Tanh(),
+        )
+
+    def forward(self, z):
+        return self.net(z)
+
+
 # --------------------------------------------------------------------------
 # The registry
 # --------------------------------------------------------------------------
@@ -312,6 +574,9 @@ class ModelSpec:
     channels_last  module and inputs in torch.channels_last memory format
     tolerance the relative tolerance (scaled by max(1, max|ref|)) and why,
               when it is not the default 1e-4
+    known_failures  pipeline (test_models.PIPELINES) -> why it cannot
+              build this model: a bug outside convopt, with its reproducer;
+              the test expects the failure (strict), so a fix shows
     """
 
     name: str
@@ -325,6 +590,7 @@ class ModelSpec:
     tolerance: float = 1e-4
     tolerance_reason: str = ""
     description: str = ""
+    known_failures: tuple[tuple[str, str], ...] = ()
 
     @property
     def file(self) -> str:
@@ -503,4 +769,58 @@ _register(ModelSpec(
               "2x2 stride 2 downsample"),
     channels_last=True,
     description="ConvNeXt stem, two blocks and a downsampling layer in channels-last format (2x3x32x32), LayerNorm, GELU",
+))
+
+_register(ModelSpec(
+    name="resnet50_slim",
+    make=ResNet50Slim,
+    inputs=((4, 3, 64, 64),),
+    features=("2-D", "bottleneck 1x1 - 3x3 - 1x1 (x4)", "7x7 stride 2 stem", "3x3 stride 2 in the bottleneck", "1x1 stride 2 projection"),
+    description="ResNet-50 layout, one bottleneck per stage (width 8, 4x3x64x64), BatchNorm in training mode",
+))
+
+_register(ModelSpec(
+    name="shufflenet_v2",
+    make=ShuffleNetV2Slim,
+    inputs=((4, 3, 64, 64),),
+    features=("2-D", "channel split and shuffle", "depthwise 3x3 stride 1 and 2", "1x1 on half the channels"),
+    description="ShuffleNetV2 layout at reduced width (4x3x64x64), BatchNorm in training mode",
+))
+
+_register(ModelSpec(
+    name="efficientnet_se",
+    make=EfficientNetSlim,
+    inputs=((4, 3, 64, 64),),
+    features=("2-D", "depthwise 3x3 and 5x5 stride 1 and 2", "squeeze-and-excite 1x1 convs with bias on 1x1 images", "SiLU"),
+    description="EfficientNet-B0 layout at reduced width and depth (4x3x64x64): MBConv with squeeze-excite, BatchNorm in training mode",
+))
+
+_register(ModelSpec(
+    name="c3d",
+    make=C3D,
+    inputs=((2, 3, 8, 32, 32),),
+    features=("3-D", "3x3x3 padding 1 with bias", "max pool 1x2x2 and 2x2x2"),
+    description="C3D layout at reduced width (2x3x8x32x32): 3x3x3 convolutions and 3-D max pools",
+    known_failures=tuple((p, "torch.aten.max_pool3d_with_indices_backward has no lowering in torch-mlir nor in IREE's torch input "
+                             "(iree-compile: failed to legalize operation 'torch.constant.int')")
+                         for p in ("iree", "iree-forward-convs", "torch-mlir-stages", "one-command")),
+))
+
+_register(ModelSpec(
+    name="r2plus1d",
+    make=R2Plus1D,
+    inputs=((2, 3, 4, 32, 32),),
+    features=("3-D", "(1,7,7) stride (1,2,2) stem", "(1,3,3) then (3,1,1) factorized", "stride 2 in time and space",
+              "1x1x1 stride 2 projection"),
+    description="R(2+1)D-style factorized video ResNet (2x3x4x32x32), BatchNorm3d in training mode",
+    known_failures=(("iree", "torch-mlir's lowering of the forward (3,1,1) stride (2,1,1) convolution, which IREE's torch input "
+                             "runs, is invalid IR (repro/strided_kx1x1_forward_conv.mlir); --lower-forward-convs builds it"),),
+))
+
+_register(ModelSpec(
+    name="dcgan_generator",
+    make=DCGANGenerator,
+    inputs=((8, 64, 1, 1),),
+    features=("2-D", "transposed 4x4 stride 1 from 1x1", "transposed 4x4 stride 2 padding 1"),
+    description="DCGAN generator (8x64x1x1 latent -> 8x3x32x32), BatchNorm in training mode, tanh",
 ))
