@@ -27,6 +27,7 @@ from convopt.ir.affine import AffineConst, AffineExpr, AffineMap, d
 from convopt.ir.core import Value
 from convopt.lowering.forms import registry
 from convopt.lowering.forms.generic_form import multiply_add, tile_maps
+from convopt.lowering.kernel.cost import Work
 from convopt.lowering.kernel.device import PROFILES, Device
 from convopt.lowering.kernel.emit import Emitter
 from convopt.lowering.kernel.relation import Kind, Rel
@@ -68,7 +69,11 @@ def emit_toy(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:
     return emit_tiled(em, req, toy_tile, stats)
 
 
-TOY = registry.FormDef(name="toy", kinds=frozenset(Kind), fits=lambda req: True, auto=lambda req: False, emit=emit_toy, priority=500)
+def toy_variants(req: KernelRequest) -> list[registry.Variant]:
+    return [registry.Variant("toy", req, Work(generic_gather=1.0))]
+
+
+TOY = registry.FormDef(name="toy", kinds=frozenset(Kind), fits=lambda req: True, candidate=lambda req: False, variants=toy_variants, emit=emit_toy, priority=500)
 
 
 @pytest.fixture
@@ -182,13 +187,13 @@ STRIDED = [Rel(S=2, D=1, P=1, K=3, Ns=28, Nb=56)] * 2
     ],
 )
 def test_the_choice_walks_the_registry(req, chosen):
-    assert registry.choose(req).name == chosen
+    assert registry.choose(req).form.name == chosen
 
 
 def test_a_form_serves_only_its_kernels(toy, monkeypatch):
     monkeypatch.setitem(registry._FORMS, "toy", TOY._replace(kinds=frozenset({Kind.GATHER})))
-    assert registry.choose(request(Kind.GATHER, 1, 1, 2, 2, STRIDED, form="toy")).name == "toy"
-    assert registry.choose(request(Kind.SCATTER, 1, 1, 2, 2, STRIDED, form="toy")).name == "generic"
+    assert registry.choose(request(Kind.GATHER, 1, 1, 2, 2, STRIDED, form="toy")).form.name == "toy"
+    assert registry.choose(request(Kind.SCATTER, 1, 1, 2, 2, STRIDED, form="toy")).form.name == "generic"
 
 
 def test_a_registered_form_is_a_choice_everywhere(toy):

@@ -11,9 +11,9 @@ machine's /proc/cpuinfo once and stands for the class found there.
     gpu     IREE's GPU backends (rocm, cuda, vulkan-spirv)
     host    this machine's CPU class (avx512, avx2 or cpu from its flags)
 
-Each class is a `DeviceProfile`: the thresholds the forms of ../forms/
-read when `auto` chooses among them (registry.py; each form's `auto`
-check gets the profile as `req.choices.device`).  The numbers are
+Each class is a `DeviceProfile`: what the forms of ../forms/ can build
+for it and the measured costs `auto` compares them by (`costs`,
+cost.py; registry.choose gets the profile as `req.choices.device`).  The numbers are
 measurements (bench/README.md); a class whose numbers equal `cpu`'s emits
 `cpu`'s bytes.
 """
@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from .cost import Costs
 from .relation import Choice
 
 
@@ -40,6 +41,9 @@ class Device(Choice):
 class DeviceProfile:
     """What the form choice reads of a device class.
 
+    costs: the measured cost of each unit of work (cost.py): registry.choose
+        picks the variant of least costs.total among the forms the profile
+        builds;
     matmul_forms: whether auto picks the matmul forms (im2col, col2im) at
         all; without, every kernel not channels-last is linalg.generic;
     im2col_min_macs: below this many multiply-adds a kernel stays
@@ -124,6 +128,7 @@ class DeviceProfile:
     channels_last_dense: bool = True
     col2im_min_channels: int = 4
     pointwise_col2im_min_macs: int = 0
+    costs: Costs = Costs()
 
 
 CPU_MEASURED = {"im2col_min_macs": 1 << 14, "col2im_min_channels": 32, "pointwise_col2im_min_macs": 1 << 18, "im2col_peel_min_macs": 1 << 20, "compact_max_macs": 1 << 18}
@@ -168,16 +173,21 @@ interleaved rounds on a machine 80-90% busy with others' work):
       inefficient as zero padding (the tests' per-case bound for kernels
       under these thresholds), the matrix geomean stays above 0.9."""
 
+RANKED = Costs(generic_gather=1.0, generic_scatter=1.0, generic_weight=1.0, matmul=0.01, named=1e-4, named_depthwise=1e-4)
+"""Costs that order the forms as the former priority chain did (named,
+then im2col, then generic: 100x per multiply-add each), among the forms
+the thresholds above admit; no copy, dispatch or build cost."""
+
 PROFILES: dict[Device, DeviceProfile] = {
     # not slow on either class: where the classes disagree (channels-last
     # dense scatters) the form whose worst ratio to the fastest is smaller
-    Device.CPU: DeviceProfile(Device.CPU, **CPU_MEASURED),  # type: ignore[arg-type]
+    Device.CPU: DeviceProfile(Device.CPU, **CPU_MEASURED, costs=RANKED),  # type: ignore[arg-type]
     # dense stride-1 grad_input as col2im: conv_2d_nhwc_hwcf compiled for
     # AVX2 ran 2.96x (resnet-3x3-s1), 1.58x (resnet50-3x3-64) and 6.1x
     # (deeplab-dilated) slower than col2im
-    Device.AVX2: DeviceProfile(Device.AVX2, **CPU_MEASURED, channels_last_dense=False),  # type: ignore[arg-type]
+    Device.AVX2: DeviceProfile(Device.AVX2, **CPU_MEASURED, channels_last_dense=False, costs=RANKED),  # type: ignore[arg-type]
     # conv_2d_nhwc_hwcf on AVX-512: 9.4x, 3.9x, 2.8x faster than col2im on the same three
-    Device.AVX512: DeviceProfile(Device.AVX512, **CPU_MEASURED),  # type: ignore[arg-type]
+    Device.AVX512: DeviceProfile(Device.AVX512, **CPU_MEASURED, costs=RANKED),  # type: ignore[arg-type]
     # GPU: the forms IREE's rocm, cuda and vulkan-spirv pipelines build
     # (bench/README.md, GPU builds): linalg.generic (no im2col copies, no
     # channels-last transposes), one op per gather or weight kernel (padded:
@@ -186,7 +196,7 @@ PROFILES: dict[Device, DeviceProfile] = {
     Device.GPU: DeviceProfile(
         Device.GPU, matmul_forms=False, peel_waste=1.0, channels_last=False, channels_last_dense=False,
         scatter_phases=True, interleave_phases=True, image_first=True, dynamic_taps=False, dense_taps=True, bias_two_step=True,
-        symmetric_pad=True, tap_weight_first=True,
+        symmetric_pad=True, tap_weight_first=True, costs=RANKED,
     ),
 }
 
