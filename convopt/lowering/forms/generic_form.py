@@ -22,7 +22,7 @@ from ...ir.affine import AffineConst, AffineExpr, AffineMap, d
 from ...ir.builder import Builder
 from ...ir.core import Value
 from ...ir.types import Type
-from ..kernel.cost import FOLD, GENERIC_RATE, Work, channel_macs, dim_work, useful_pairs
+from ..kernel.cost import FOLD, Work, channel_macs, dim_work, generic_rate, inserts, output_elements
 from ..kernel.emit import Emitter, extend
 from ..kernel.relation import Kind, Strategy
 from ..kernel.request import KernelRequest, KernelStats, Peel
@@ -116,7 +116,9 @@ def generic_work(req: KernelRequest) -> Work:
     tiles.choose_strategy cuts it (under req's peel policy and profile),
 
         multiply-adds (of this kernel's generic rate) = N*G*Ca*Cb * prod_dims sum_pieces |out| * |red|
-        dispatches = prod_dims pieces (one op per piece combination)
+        dispatches = tiles = prod_dims pieces (one op per piece combination)
+        + cost.inserts: with more than one tile, a dispatch per tile and a
+          copy of the result (4 bytes per element)
 
     (cost.dim_work: useful pairs where peeled or cut by taps, the padded
     window where padded)."""
@@ -124,7 +126,8 @@ def generic_work(req: KernelRequest) -> Work:
     for r in req.rels:
         executed, count = dim_work(req.kind, r, choose_strategy(req.kind, FOLD, r, req.choices.peel, req.choices.device))
         pairs, tiles = pairs * executed, tiles * count
-    return Work(**{GENERIC_RATE[req.kind]: float(channel_macs(req.roles) * pairs), "dispatch": float(tiles)})
+    ops = Work(**{generic_rate(req.kind, req.roles): float(channel_macs(req.roles) * pairs), "dispatch": float(tiles)})
+    return ops + inserts(tiles, output_elements(req.kind, req.roles, req.rels))
 
 
 def compact(req: KernelRequest) -> Optional[KernelRequest]:
@@ -148,15 +151,10 @@ def compact(req: KernelRequest) -> Optional[KernelRequest]:
 
 
 def generic_variants(req: KernelRequest) -> list[Variant]:
-    """`pieces` (req as asked) and, where it applies, `compact`; a compact
-    kernel under the profile's compact_max_macs useful multiply-adds
-    N * G * prod(useful per dim) is compact only."""
+    """`pieces` (req as asked) and, where it applies, `compact`."""
     one_op = compact(req)
-    if one_op is not None:
-        useful = channel_macs(req.roles) * (useful_pairs(req.rels) or 0)
-        if useful < req.choices.device.compact_max_macs:
-            return [Variant("compact", one_op, generic_work(one_op))]
-    return [Variant("pieces", req, generic_work(req))]
+    variants = [Variant("pieces", req, generic_work(req))]
+    return variants + ([Variant("compact", one_op, generic_work(one_op))] if one_op is not None else [])
 
 
 def emit_generic(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:

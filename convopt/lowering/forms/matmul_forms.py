@@ -34,19 +34,15 @@ from ...ir.affine import AffineExpr, AffineMap, d
 from ...ir.attributes import DenseArrayAttr
 from ...ir.core import Value
 from ...ir.types import FloatType, i64, ranked
-from ..kernel.cost import FOLD, Work, dim_work, element_bytes, size
+from ..kernel.cost import FOLD, Work, dim_work, element_bytes, inserts, output_elements, size
 from ..kernel.emit import Emitter, Ix, unit_groups
 from ..kernel.outputs import Outputs
 from ..kernel.packed import TileTable, mmt4d_plan, packed_matmul
-from ..kernel.relation import Kind, Rel, Span, Strategy, pieces, tap_range
+from ..kernel.relation import Kind, Rel, Span, Strategy, tap_range
 from ..kernel.request import KernelRequest, KernelStats, Peel
 from ..kernel.roles import from_roles
 from ..kernel.tiles import Combo, KernelPlan, Tile, choose_strategy, emit_tiled, plan_by_choices
 from .registry import FormDef, Variant, register
-
-IM2COL_MIN_EFFICIENCY = 0.85
-"""col2im multiplies every (s, k) pair, also those landing in the padding;
-below this fraction of useful multiply-adds the scatter stays generic."""
 
 
 class Dim(NamedTuple):
@@ -361,46 +357,10 @@ def im2col_fits(req: KernelRequest) -> bool:
 
 def im2col_candidate(req: KernelRequest) -> bool:
     """Whether auto considers im2col: the profile builds the matmul forms
-    (matmul_forms), there is a matrix to multiply (not depthwise: Ca * Cb
-    >= 4) and the shapes are static, and today's thresholds of the profile
-    (device.py) admit it: at least im2col_min_macs multiply-adds; a scatter
-    also needs at least IM2COL_MIN_EFFICIENCY of useful multiply-adds
-    (col2im multiplies the padded positions too), a static kernel size and
-    Ca * Cb of at least the profile's col2im_min_channels, and a 1x1
-    scatter at least its pointwise_col2im_min_macs."""
-    roles, rels = req.roles, req.rels
-    ca, cb = roles["ca"], roles["cb"]
-    if not req.choices.device.matmul_forms or not im2col_fits(req) or not isinstance(ca, int) or not isinstance(cb, int) or ca * cb < 4 or not all(r.static for r in rels):
-        return False
-    useful = executed = 1
-    for r in rels:
-        useful *= r.useful()
-        executed *= r.Ns * r.k  # type: ignore[operator]
-    device = req.choices.device
-    if req.kind == Kind.SCATTER and (useful < IM2COL_MIN_EFFICIENCY * executed or ca * cb < device.col2im_min_channels):
-        return False
-    macs = kernel_macs(req, useful)
-    if req.kind == Kind.SCATTER and all(r.K == 1 for r in rels) and macs < device.pointwise_col2im_min_macs:
-        return False  # one contraction either way; col2im adds its transposes
-    return macs >= device.im2col_min_macs
-
-
-def kernel_macs(req: KernelRequest, useful: int) -> int:
-    """useful * Ca * Cb * N * G: the kernel's useful multiply-adds, given the
-    product of its dims' useful (s, k) pairs; a dynamic batch or group
-    count counts as im2col_min_macs (large)."""
-    macs = useful * req.roles["ca"] * req.roles["cb"]  # type: ignore[operator]
-    for role in ("n", "g"):
-        size = req.roles[role]
-        macs *= size if isinstance(size, int) else req.choices.device.im2col_min_macs
-    return macs
-
-
-SMALL_MAX_PIECES = 3
-"""A kernel under the profile's im2col_peel_min_macs is peeled only into at
-most this many pieces (one peeled dim): video_block's 3-piece weight
-kernels ran 1.05-1.23x faster peeled, ResNet-18's 4- and 9-piece ones
-1.12-1.79x faster unpeeled (bench/forms.py, both CPU classes; device.py)."""
+    (matmul_forms), it fits, and the channel counts and spatial sizes are
+    static (its pieces are counted)."""
+    roles = req.roles
+    return req.choices.device.matmul_forms and im2col_fits(req) and all(isinstance(roles[x], int) for x in ("ca", "cb")) and all(r.static for r in req.rels)
 
 
 def im2col_work(req: KernelRequest) -> Work:
@@ -416,8 +376,10 @@ def im2col_work(req: KernelRequest) -> Work:
         scatter  A transposed to [g, ca, (n, s)], matmul cols = W^T A, every tap adds its slice (col2im)
                  matmul = N*G*Ca*Cb*M, result = N*G*Cb*M, copy = A*N*G*Cb*M + E*N*G*Ca*Ns...
 
+        matmuls: one per tile (gather, weight), one (scatter)
         dispatches: 2 per tile (im2col, matmul) + 1 (gather, weight);
-                    2 + one per tap (scatter)"""
+                    2 + one per tap (scatter)
+        + cost.inserts of the tiles (the taps of col2im) into the result"""
     roles, kind, device = req.roles, req.kind, req.choices.device
     e, acc = element_bytes(req.ins[0]), 4
     n, g, ca, cb = (size(roles[x]) for x in ("n", "g", "ca", "cb"))
@@ -430,18 +392,18 @@ def im2col_work(req: KernelRequest) -> Work:
             pairs *= size(r.Ns) * size(r.K)
             taps *= size(r.K)
         macs = n * g * ca * cb * pairs
-        return Work(matmul=macs, matmul_result=macs / ca, copy_byte=acc * macs / ca + e * small, dispatch=2.0 + taps)
+        return Work(matmul=macs, matmul_result=macs / ca, matmul_op=1.0, copy_byte=acc * macs / ca + e * small, dispatch=2.0 + taps) + inserts(taps, output_elements(kind, roles, req.rels))
     pairs = tiles = 1
     for r in req.rels:
         executed, count = dim_work(kind, r, choose_strategy(kind, FOLD, r, req.choices.peel, device))
         pairs, tiles = pairs * executed, tiles * count
     macs = n * g * ca * cb * pairs
     if kind == Kind.GATHER:
-        return Work(matmul=macs, matmul_result=small, copy_byte=e * macs / ca + acc * small, dispatch=2.0 * tiles + 1)
+        return Work(matmul=macs, matmul_result=small, matmul_op=tiles, copy_byte=e * macs / ca + acc * small, dispatch=2.0 * tiles + 1) + inserts(tiles, small)
     result = g * ca * cb
     for r in req.rels:
         result *= size(r.K)
-    return Work(matmul=macs, matmul_result=result, copy_byte=e * macs / ca + e * small, dispatch=2.0 * tiles + 1)
+    return Work(matmul=macs, matmul_result=result, matmul_op=tiles, copy_byte=e * macs / ca + e * small, dispatch=2.0 * tiles + 1) + inserts(tiles, result)
 
 
 def unpeeled(req: KernelRequest) -> Optional[KernelRequest]:
@@ -457,20 +419,10 @@ def unpeeled(req: KernelRequest) -> Optional[KernelRequest]:
 
 
 def im2col_variants(req: KernelRequest) -> list[Variant]:
-    """`pieces` (req as asked) and, where it applies, `padded`; a kernel
-    of fewer than the profile's im2col_peel_min_macs multiply-adds that
-    peeling would cut into more than SMALL_MAX_PIECES pieces is padded
-    only."""
+    """`pieces` (req as asked) and, where it applies, `padded`."""
     padded = unpeeled(req)
-    if padded is not None and all(isinstance(req.roles[x], int) for x in ("ca", "cb")):
-        useful = count = 1
-        for r in req.rels:
-            useful *= r.useful()
-            if choose_strategy(req.kind, FOLD, r, Peel.AUTO, req.choices.device) == Strategy.PEELED:
-                count *= len(pieces(FOLD, req.kind, r, Strategy.PEELED))
-        if count > SMALL_MAX_PIECES and kernel_macs(req, useful) < req.choices.device.im2col_peel_min_macs:
-            return [Variant("padded", padded, im2col_work(padded))]
-    return [Variant("pieces", req, im2col_work(req))]
+    variants = [Variant("pieces", req, im2col_work(req))]
+    return variants + ([Variant("padded", padded, im2col_work(padded))] if padded is not None else [])
 
 
 def emit_im2col(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:

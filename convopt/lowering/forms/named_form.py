@@ -53,7 +53,8 @@ def named_work(req: KernelRequest) -> Work:
     """The work of req as channels-last named convolutions (static shapes),
     with E its element bytes: the windows over the zero-padded operand,
 
-        multiply-adds (named, or named_depthwise) = N*G*Ca*Cb * prod_dims K * (Ns, Nb for a scatter)
+        multiply-adds (named; depthwise: named_depthwise, the weight kernel
+        named_weight) = N*G*Ca*Cb * prod_dims K * (Ns, Nb for a scatter)
         copy = E * (N*G*Ca*Ns... + N*G*Cb*Nb...)    (A and B transposed to or from channels-last)
         dispatches = 4 (transposes in and out, the weight's, the convolution)
 
@@ -63,7 +64,7 @@ def named_work(req: KernelRequest) -> Work:
         pairs *= padded_pairs(req.kind, r)
         small, big = small * size(r.Ns), big * size(r.Nb)
     n, g, ca, cb = (size(req.roles[x]) for x in ("n", "g", "ca", "cb"))
-    rate = "named_depthwise" if is_depthwise(req.roles) else "named"
+    rate = "named" if not is_depthwise(req.roles) else "named_weight" if req.kind == Kind.WEIGHT else "named_depthwise"
     copies = element_bytes(req.ins[0]) * n * g * (ca * small + cb * big)
     return Work(**{rate: float(n * g * ca * cb * pairs), "copy_byte": float(copies), "dispatch": 4.0})
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Optional
 
 from ...ir.types import RankedTensorType
 from .emit import Emitter, Ix
@@ -37,22 +36,28 @@ matmul forms, whose copies and dispatches a large kernel amortizes)."""
 class Work:
     """What one variant of a form does for a kernel.  The multiply-adds
     are executed ones (padded positions too), by what runs them:
-    generic_gather / generic_scatter / generic_weight: linalg.generic ops of
-    that kernel (channels-first; IREE vectorizes them along the innermost
-    spatial dim); matmul: linalg.matmul / batch_matmul; named / named_depthwise:
-    channels-last named convolutions.  matmul_result: elements of the
+    generic (a gather or scatter), generic_weight (a weight kernel),
+    generic_depthwise (any kernel with Ca = Cb = 1): linalg.generic ops
+    (channels-first; IREE vectorizes them along the innermost spatial dim);
+    matmul: linalg.matmul / batch_matmul, matmul_op: how many (each a
+    fixed cost: a small piece's matmul runs far from peak); named (dense), named_depthwise
+    (a depthwise gather or scatter), named_weight (the depthwise weight
+    kernel, A as the window of a depthwise convolution): channels-last named
+    convolutions.  matmul_result: elements of the
     matmuls' results (each one accumulator kept, loaded and stored: what
     makes a short contraction slow); copy_byte: bytes written by copies
     (im2col columns, col2im adds, transposes); dispatch: the ops IREE makes
     a dispatch each."""
 
-    generic_gather: float = 0.0
-    generic_scatter: float = 0.0
+    generic: float = 0.0
     generic_weight: float = 0.0
+    generic_depthwise: float = 0.0
     matmul: float = 0.0
     matmul_result: float = 0.0
+    matmul_op: float = 0.0
     named: float = 0.0
     named_depthwise: float = 0.0
+    named_weight: float = 0.0
     copy_byte: float = 0.0
     dispatch: float = 0.0
 
@@ -71,13 +76,15 @@ class Costs:
     total cost per dispatch for building it (IREE's build CPU seconds per
     dispatch over the runs a build is amortized on)."""
 
-    generic_gather: float = 0.0
-    generic_scatter: float = 0.0
+    generic: float = 0.0
     generic_weight: float = 0.0
+    generic_depthwise: float = 0.0
     matmul: float = 0.0
     matmul_result: float = 0.0
+    matmul_op: float = 0.0
     named: float = 0.0
     named_depthwise: float = 0.0
+    named_weight: float = 0.0
     copy_byte: float = 0.0
     dispatch: float = 0.0
     build: float = 0.0
@@ -91,8 +98,11 @@ class Costs:
         return self.time(work) + work.dispatch * self.build
 
 
-GENERIC_RATE = {Kind.GATHER: "generic_gather", Kind.SCATTER: "generic_scatter", Kind.WEIGHT: "generic_weight"}
-"""The Work field of a kernel's linalg.generic multiply-adds."""
+def generic_rate(kind: Kind, roles: dict[str, Ix]) -> str:
+    """The Work field of a kernel's linalg.generic multiply-adds."""
+    if roles["ca"] == 1 and roles["cb"] == 1:
+        return "generic_depthwise"
+    return "generic_weight" if kind == Kind.WEIGHT else "generic"
 
 
 class _Folding(Emitter):
@@ -128,21 +138,30 @@ def padded_pairs(kind: Kind, r: Rel) -> int:
     return size(r.Nb if kind == Kind.SCATTER else r.Ns) * size(r.K)
 
 
+def output_elements(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) -> int:
+    """The kernel's result: N*G*Ca*Ns... (gather), N*G*Cb*Nb... (scatter),
+    G*Ca*Cb*K... (weight)."""
+    lead = {Kind.GATHER: ("n", "g", "ca"), Kind.SCATTER: ("n", "g", "cb"), Kind.WEIGHT: ("g", "ca", "cb")}[kind]
+    out = 1
+    for role in lead:
+        out *= size(roles[role])
+    for r in rels:
+        out *= size({Kind.GATHER: r.Ns, Kind.SCATTER: r.Nb, Kind.WEIGHT: r.K}[kind])
+    return out
+
+
+def inserts(tiles: int, result: int, acc_bytes: int = 4) -> Work:
+    """Tiles written into slices of one result: each insert a dispatch of
+    its own (IREE copies a non-contiguous slice), all moving the result's
+    bytes; nothing for one tile (it is the result)."""
+    return Work(dispatch=float(tiles), copy_byte=float(acc_bytes * result)) if tiles > 1 else Work()
+
+
 def channel_macs(roles: dict[str, Ix]) -> int:
     """N * G * Ca * Cb: the multiply-adds per (position, tap) pair."""
     out = 1
     for role in ("n", "g", "ca", "cb"):
         out *= size(roles[role])
-    return out
-
-
-def useful_pairs(rels: Sequence[Rel]) -> Optional[int]:
-    """prod over dims of the valid (s, k) pairs; None if a dim is dynamic."""
-    out = 1
-    for r in rels:
-        if not r.static:
-            return None
-        out *= r.useful()
     return out
 
 
