@@ -18,7 +18,8 @@ Candidates with the same IR are compiled and timed once.
 Writes bench/results/forms.<class>.json (class: avx512 for host, avx2 for
 znver2): per kernel its shape, multiply-adds, every candidate's time, the
 fastest, and which candidate each auto is the same IR as.  These tables
-are the data behind the DeviceProfile thresholds of convopt/lowering/device.py.
+are the data bench/costfit.py fits the cost model of each CPU class on
+(convopt/lowering/kernel/device.py, cost.py).
 
     python bench/forms.py [--layers a,b] [--models audio_encoder,...] [--dtypes f32]
                           [--target-cpu host,znver2] [--devices cpu,avx2,avx512] [--repeats 15]
@@ -58,13 +59,12 @@ def candidates(devices: list[str]) -> dict[str, tuple[str, tuple[str, ...]]]:
     return out
 
 
-EXPERIMENTS = {
-    "auto compact": ("--profile-compact_max_macs=1000000000",),
-    "auto im2col>=0": ("--profile-im2col_min_macs=0", "--profile-col2im_min_channels=32"),
-}
-"""Candidates that are auto with one profile threshold changed (emitted.convopt_lower's
---profile-FIELD=N): every generic kernel as one compact op; the matmul
-forms at any size (scatters with Ca * Cb >= 32)."""
+EXPERIMENTS: dict[str, tuple[str, ...]] = {}
+"""Candidates that are auto with a profile field changed (emitted.convopt_lower's
+--profile-FIELD=N).  The stored tables have two of the former thresholds'
+(gone with the cost model): "auto compact" (every small depthwise 5x5+
+kernel as one compact op: the `compact` variant of generic_form, which
+bench/costfit.py reads) and "auto im2col>=0" (the matmul forms at any size)."""
 
 
 def kernels(layers: dict) -> list[tuple[str, str, dict]]:

@@ -22,8 +22,6 @@ import harness
 import pytest
 from conftest import record
 
-from convopt.lowering.kernel.device import PROFILES, Device
-
 CONFIGS = harness.all_configs()
 STATIC = [c for c in CONFIGS if not c.dynamic]
 
@@ -59,15 +57,14 @@ def dynamic_class(cfg: harness.Config) -> str:
 
 
 def efficiency_bound(cfg: harness.Config, path: str) -> float:
-    """The bound of the case's class; a case whose kernels are under the
-    im2col form's peel threshold (matmul_forms.unpeeled_if_small leaves
-    them zero-padded) may be as inefficient as zero padding, never worse:
-    useful / padded_macs.  The suite's geomean bound (conftest.py) holds
-    over every case."""
+    """The bound of the case's class, or, where the cost model picks a
+    padded variant (im2col padded, col2im, generic compact: where they were
+    measured faster, convopt/lowering/kernel/cost.py), as inefficient as
+    zero padding, never worse: useful / padded_macs.  The suite's geomean
+    bound (conftest.py) holds over every case."""
     bound = BOUNDS[(path, dynamic_class(cfg))]
-    kernels = int(cfg.mask[0]) + int(cfg.mask[1])
     padded = harness.padded_macs(cfg)
-    if kernels and padded and harness.useful_macs(cfg) < kernels * PROFILES[Device.CPU].im2col_peel_min_macs:
+    if (int(cfg.mask[0]) + int(cfg.mask[1])) and padded:
         bound = min(bound, harness.useful_macs(cfg) / padded)
     return bound
 

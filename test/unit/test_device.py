@@ -51,7 +51,7 @@ def test_gpu_profile_picks_generic_forms():
     def chosen(kind: Kind, roles: dict, device: Device, form: str = "auto") -> str:
         choices = KernelChoices(form=form, device=PROFILES[device])
         req = KernelRequest(kind, (None, None), ((), ()), (), rels, roles, [r.Ns for r in rels], None, choices)  # type: ignore[arg-type]
-        return registry.choose(req).name
+        return registry.choose(req).form.name
 
     rels = [Rel(S=1, D=1, P=1, K=3, Ns=56, Nb=56)] * 2
     for n in (8, None):

@@ -27,6 +27,7 @@ from convopt.ir.affine import AffineConst, AffineExpr, AffineMap, d
 from convopt.ir.core import Value
 from convopt.lowering.forms import registry
 from convopt.lowering.forms.generic_form import multiply_add, tile_maps
+from convopt.lowering.kernel.cost import Work
 from convopt.lowering.kernel.device import PROFILES, Device
 from convopt.lowering.kernel.emit import Emitter
 from convopt.lowering.kernel.relation import Kind, Rel
@@ -68,7 +69,11 @@ def emit_toy(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:
     return emit_tiled(em, req, toy_tile, stats)
 
 
-TOY = registry.FormDef(name="toy", kinds=frozenset(Kind), fits=lambda req: True, auto=lambda req: False, emit=emit_toy, priority=500)
+def toy_variants(req: KernelRequest) -> list[registry.Variant]:
+    return [registry.Variant("toy", req, Work(generic=1.0))]
+
+
+TOY = registry.FormDef(name="toy", kinds=frozenset(Kind), fits=lambda req: True, candidate=lambda req: False, variants=toy_variants, emit=emit_toy, priority=500)
 
 
 @pytest.fixture
@@ -174,7 +179,7 @@ STRIDED = [Rel(S=2, D=1, P=1, K=3, Ns=28, Nb=56)] * 2
         (request(Kind.WEIGHT, 8, 32, 1, 1, SAME_3X3, channels_last=False), "generic"),  # not on this profile, no matrix
         (request(Kind.SCATTER, 8, 1, 64, 64, SAME_3X3), "named"),  # dense stride-1 scatter: channels-last
         (request(Kind.GATHER, 8, 1, 64, 64, STRIDED), "im2col"),  # large strided gather
-        (request(Kind.GATHER, 1, 1, 2, 2, [Rel(S=2, D=1, P=1, K=3, Ns=4, Nb=8)] * 2), "generic"),  # too small to pay for im2col's copies (< 2^14)
+        (request(Kind.GATHER, 1, 1, 2, 2, [Rel(S=1, D=1, P=0, K=3, Ns=6, Nb=8)] * 2), "generic"),  # small, nothing to peel: one op, cheaper than im2col's copy and matmul
         (request(Kind.GATHER, 8, 1, 64, 64, [Rel(S=2, D=1, P=1, K=3, Ns=28, Nb=56), Rel(S=2, D=1, P=1, K=3, Ns=28, Nb=56)], form="named"), "named"),
         (request(Kind.GATHER, 8, 2, 4, 4, [Rel(S=1, D=1, P=1, K=3, Ns=8, Nb=8)] * 3, form="named"), "generic"),  # no 3-D grouped named op
         (request(Kind.WEIGHT, 8, 32, 1, 1, STRIDED, form="im2col"), "generic"),  # depthwise: no matrix
@@ -182,13 +187,13 @@ STRIDED = [Rel(S=2, D=1, P=1, K=3, Ns=28, Nb=56)] * 2
     ],
 )
 def test_the_choice_walks_the_registry(req, chosen):
-    assert registry.choose(req).name == chosen
+    assert registry.choose(req).form.name == chosen
 
 
 def test_a_form_serves_only_its_kernels(toy, monkeypatch):
     monkeypatch.setitem(registry._FORMS, "toy", TOY._replace(kinds=frozenset({Kind.GATHER})))
-    assert registry.choose(request(Kind.GATHER, 1, 1, 2, 2, STRIDED, form="toy")).name == "toy"
-    assert registry.choose(request(Kind.SCATTER, 1, 1, 2, 2, STRIDED, form="toy")).name == "generic"
+    assert registry.choose(request(Kind.GATHER, 1, 1, 2, 2, STRIDED, form="toy")).form.name == "toy"
+    assert registry.choose(request(Kind.SCATTER, 1, 1, 2, 2, STRIDED, form="toy")).form.name == "generic"
 
 
 def test_a_registered_form_is_a_choice_everywhere(toy):

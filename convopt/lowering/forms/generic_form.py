@@ -8,24 +8,26 @@ along each spatial dim (relation.Access), the output at o:
     out[par..., o...] (+)= sum_{red..., r...} in0[...] * in1[...]
 
 It serves every kernel and fits every request: the registry's FALLBACK,
-last under auto.
+a candidate of auto on every profile (generic_work: its cost).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+from typing import Optional
 
 from ...dialects import arith
 from ...ir.affine import AffineConst, AffineExpr, AffineMap, d
 from ...ir.builder import Builder
 from ...ir.core import Value
 from ...ir.types import Type
+from ..kernel.cost import FOLD, Work, channel_macs, dim_work, generic_rate, inserts, output_elements
 from ..kernel.emit import Emitter, extend
 from ..kernel.relation import Kind, Strategy
 from ..kernel.request import KernelRequest, KernelStats, Peel
-from ..kernel.tiles import KernelPlan, Tile, emit_tiled
-from .registry import FormDef, register
+from ..kernel.tiles import KernelPlan, Tile, choose_strategy, emit_tiled
+from .registry import FormDef, Variant, register
 
 
 def multiply_add(b: Builder, x: Value, y: Value, acc: Value, acc_type: Type) -> Value:
@@ -104,40 +106,61 @@ def generic_tile(em: Emitter, req: KernelRequest, plan: KernelPlan, tile: Tile, 
 
 
 COMPACT_MIN_KERNEL = 5
-"""Only depthwise kernels at least this wide in every dim (5x5, 7x7) are
-compacted: a 3-wide dim splits into a few ops (3 taps, 3 peeled pieces);
-7x7 into 49 tap ops and 98 peeled pieces."""
+"""Only depthwise kernels at least this wide in every dim (5x5, 7x7) have
+a compact variant: a 3-wide dim splits into a few ops (3 taps, 3 peeled
+pieces); 7x7 into 49 tap ops and 98 peeled pieces."""
 
 
-def compact_if_small(req: KernelRequest) -> KernelRequest:
-    """req as one op over zero-padded operands where it is a small
-    depthwise kernel (Ca = Cb = 1, static, at least COMPACT_MIN_KERNEL wide
-    in every dim, fewer than the profile's compact_max_macs useful
-    multiply-adds N * G * prod(useful per dim)): peel `never`, and a scatter
-    by output phases over the flipped weight instead of one op per tap.
-    ConvNeXt's 7x7 depthwise on 8x8 (62K multiply-adds) ran as fast either
-    way alone, and its step went from 449 to 67 IREE dispatches (device.py);
-    its padded windows execute 1/0.62 of the useful multiply-adds."""
+def generic_work(req: KernelRequest) -> Work:
+    """The work of req as linalg.generic tiles: each dim cut as
+    tiles.choose_strategy cuts it (under req's peel policy and profile),
+
+        multiply-adds (of this kernel's generic rate) = N*G*Ca*Cb * prod_dims sum_pieces |out| * |red|
+        dispatches = tiles = prod_dims pieces (one op per piece combination)
+        + cost.inserts: with more than one tile, a dispatch per tile and a
+          copy of the result (4 bytes per element)
+
+    (cost.dim_work: useful pairs where peeled or cut by taps, the padded
+    window where padded)."""
+    pairs = tiles = 1
+    for r in req.rels:
+        executed, count = dim_work(req.kind, r, choose_strategy(req.kind, FOLD, r, req.choices.peel, req.choices.device))
+        pairs, tiles = pairs * executed, tiles * count
+    ops = Work(**{generic_rate(req.kind, req.roles): float(channel_macs(req.roles) * pairs), "dispatch": float(tiles)})
+    return ops + inserts(tiles, output_elements(req.kind, req.roles, req.rels))
+
+
+def compact(req: KernelRequest) -> Optional[KernelRequest]:
+    """req as one op over zero-padded operands (peel `never`; a scatter by
+    output phases over the flipped weight instead of one op per tap), where
+    that variant applies: a depthwise kernel (Ca = Cb = 1), static, at
+    least COMPACT_MIN_KERNEL wide in every dim, peel `auto`.  ConvNeXt's
+    7x7 depthwise on 8x8 (62K multiply-adds) ran as fast as compact as in
+    pieces alone, and its step went from 449 to 67 IREE dispatches
+    (device.py); its padded windows execute 1/0.62 of the useful
+    multiply-adds."""
     roles, device = req.roles, req.choices.device
-    if req.choices.peel != Peel.AUTO or not device.compact_max_macs or roles["ca"] != 1 or roles["cb"] != 1:
-        return req
+    if req.choices.peel != Peel.AUTO or roles["ca"] != 1 or roles["cb"] != 1:
+        return None
     if not all(r.static and isinstance(r.K, int) and r.K >= COMPACT_MIN_KERNEL for r in req.rels):
-        return req
-    macs = 1
-    for size in [roles["n"], roles["g"], *(r.useful() for r in req.rels)]:
-        if not isinstance(size, int):
-            return req
-        macs *= size
-    if macs >= device.compact_max_macs:
-        return req
-    compact = dataclasses.replace(device, scatter_phases=True)
-    return dataclasses.replace(req, choices=dataclasses.replace(req.choices, peel=Peel.NEVER, device=compact))
+        return None
+    if not all(isinstance(roles[x], int) for x in ("n", "g")):
+        return None
+    one_op = dataclasses.replace(device, scatter_phases=True)
+    return dataclasses.replace(req, choices=dataclasses.replace(req.choices, peel=Peel.NEVER, device=one_op))
+
+
+def generic_variants(req: KernelRequest) -> list[Variant]:
+    """`pieces` (req as asked) and, where it applies, `compact`."""
+    one_op = compact(req)
+    variants = [Variant("pieces", req, generic_work(req))]
+    return variants + ([Variant("compact", one_op, generic_work(one_op))] if one_op is not None else [])
 
 
 def emit_generic(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:
     """req as linalg.generic ops, one per piece combination (one in all
-    where compact_if_small)."""
-    return emit_tiled(em, compact_if_small(req), generic_tile, stats)
+    for a compact variant's request)."""
+    return emit_tiled(em, req, generic_tile, stats)
 
 
 def always(req: KernelRequest) -> bool:
@@ -145,4 +168,4 @@ def always(req: KernelRequest) -> bool:
     return True
 
 
-GENERIC = register(FormDef(name="generic", kinds=frozenset(Kind), fits=always, auto=always, emit=emit_generic, priority=1000))
+GENERIC = register(FormDef(name="generic", kinds=frozenset(Kind), fits=always, candidate=always, variants=generic_variants, emit=emit_generic, priority=1000))

@@ -33,10 +33,10 @@ from . import registry
 def emit_kernel(em: Emitter, req: KernelRequest) -> tuple[Value, KernelStats]:
     """Build req.kind over req.ins; returns the sum in req.out_layout
     (element type req.acc_type) and what was emitted.  The form is the
-    registry's choice (registry.choose): under auto, by priority, channels-
-    last named convolutions where they fit and the device profile takes
-    them (named_form.py), the matmul forms where they pay (matmul_forms.py),
-    else linalg.generic ops, one per piece combination (generic_form.py)."""
-    form = registry.choose(req)
-    stats = KernelStats(form=form.name)
-    return form.emit(em, req, stats), stats
+    registry's choice (registry.choose): under auto the variant of least
+    estimated cost (../kernel/cost.py) among channels-last named
+    convolutions (named_form.py), the matmul forms (matmul_forms.py) and
+    linalg.generic ops, one per piece combination (generic_form.py)."""
+    pick = registry.choose(req)
+    stats = KernelStats(form=pick.form.name)
+    return pick.form.emit(em, pick.variant.req, stats), stats

@@ -17,8 +17,8 @@ its MAC efficiency is that of the padded generic form.  The col2im taps only
 add; each adds exactly the positions its tap reaches in bounds.
 
 The form "im2col" of the registry (registry.py): it fits every kernel with
-a matrix to multiply, and auto picks it where the matmul pays for its
-copies (im2col_pays).
+a matrix to multiply; its variants (peeled pieces or padded) compete by
+their work (im2col_work) under auto.
 """
 
 from __future__ import annotations
@@ -34,18 +34,15 @@ from ...ir.affine import AffineExpr, AffineMap, d
 from ...ir.attributes import DenseArrayAttr
 from ...ir.core import Value
 from ...ir.types import FloatType, i64, ranked
+from ..kernel.cost import FOLD, Work, dim_work, element_bytes, inserts, output_elements, size
 from ..kernel.emit import Emitter, Ix, unit_groups
 from ..kernel.outputs import Outputs
 from ..kernel.packed import TileTable, mmt4d_plan, packed_matmul
-from ..kernel.relation import Kind, Rel, Span, Strategy, pieces, tap_range
+from ..kernel.relation import Kind, Rel, Span, Strategy, tap_range
 from ..kernel.request import KernelRequest, KernelStats, Peel
 from ..kernel.roles import from_roles
 from ..kernel.tiles import Combo, KernelPlan, Tile, choose_strategy, emit_tiled, plan_by_choices
-from .registry import FormDef, register
-
-IM2COL_MIN_EFFICIENCY = 0.85
-"""col2im multiplies every (s, k) pair, also those landing in the padding;
-below this fraction of useful multiply-adds the scatter stays generic."""
+from .registry import FormDef, Variant, register
 
 
 class Dim(NamedTuple):
@@ -358,76 +355,82 @@ def im2col_fits(req: KernelRequest) -> bool:
     return not (req.roles["ca"] == 1 and req.roles["cb"] == 1)
 
 
-def im2col_pays(req: KernelRequest) -> bool:
-    """Whether auto picks im2col: there is a matrix to multiply (not
-    depthwise: Ca * Cb >= 4), the shapes are static and the op has at least
-    im2col_min_macs multiply-adds (the device profile's, device.py; never
-    where the profile has no matmul_forms); a scatter also needs at least
-    IM2COL_MIN_EFFICIENCY of useful multiply-adds (col2im multiplies the
-    padded positions too), a static kernel size and Ca * Cb of at least the
-    profile's col2im_min_channels, and a 1x1 scatter at least its
-    pointwise_col2im_min_macs."""
-    roles, rels = req.roles, req.rels
-    ca, cb = roles["ca"], roles["cb"]
-    if not req.choices.device.matmul_forms or not im2col_fits(req) or not isinstance(ca, int) or not isinstance(cb, int) or ca * cb < 4 or not all(r.static for r in rels):
-        return False
-    useful = executed = 1
-    for r in rels:
-        useful *= r.useful()
-        executed *= r.Ns * r.k  # type: ignore[operator]
-    device = req.choices.device
-    if req.kind == Kind.SCATTER and (useful < IM2COL_MIN_EFFICIENCY * executed or ca * cb < device.col2im_min_channels):
-        return False
-    macs = kernel_macs(req, useful)
-    if req.kind == Kind.SCATTER and all(r.K == 1 for r in rels) and macs < device.pointwise_col2im_min_macs:
-        return False  # one contraction either way; col2im adds its transposes
-    return macs >= device.im2col_min_macs
+def im2col_candidate(req: KernelRequest) -> bool:
+    """Whether auto considers im2col: the profile builds the matmul forms
+    (matmul_forms), it fits, and the channel counts and spatial sizes are
+    static (its pieces are counted)."""
+    roles = req.roles
+    return req.choices.device.matmul_forms and im2col_fits(req) and all(isinstance(roles[x], int) for x in ("ca", "cb")) and all(r.static for r in req.rels)
 
 
-def kernel_macs(req: KernelRequest, useful: int) -> int:
-    """useful * Ca * Cb * N * G: the kernel's useful multiply-adds, given the
-    product of its dims' useful (s, k) pairs; a dynamic batch or group
-    count counts as im2col_min_macs (large)."""
-    macs = useful * req.roles["ca"] * req.roles["cb"]  # type: ignore[operator]
-    for role in ("n", "g"):
-        size = req.roles[role]
-        macs *= size if isinstance(size, int) else req.choices.device.im2col_min_macs
-    return macs
+def im2col_work(req: KernelRequest) -> Work:
+    """The work of req in the matmul forms, per group g (absent when 1),
+    with M = prod over dims of the pairs executed (Ns * K each for col2im;
+    for im2col as the pieces of tiles.choose_strategy cut them, padded or
+    peeled), E = its element bytes and A the accumulator's (4):
 
+        gather   im2col cols[(cb, k), (n, s)], matmul W x cols, result permuted into the output
+                 matmul = N*G*Ca*Cb*M, result = N*G*Ca*Ns..., copy = E*N*G*Cb*M + A*N*G*Ca*Ns...
+        weight   im2col cols[(n, s), (cb, k)], A transposed to [g, ca, (n, s)], matmul
+                 matmul = N*G*Ca*Cb*M, result = G*Ca*Cb*K..., copy = E*N*G*Cb*M + E*N*G*Ca*Ns...
+        scatter  A transposed to [g, ca, (n, s)], matmul cols = W^T A, every tap adds its slice (col2im)
+                 matmul = N*G*Ca*Cb*M, result = N*G*Cb*M, copy = A*N*G*Cb*M + E*N*G*Ca*Ns...
 
-SMALL_MAX_PIECES = 3
-"""A kernel under the profile's im2col_peel_min_macs is peeled only into at
-most this many pieces (one peeled dim): video_block's 3-piece weight
-kernels ran 1.05-1.23x faster peeled, ResNet-18's 4- and 9-piece ones
-1.12-1.79x faster unpeeled (bench/forms.py, both CPU classes; device.py)."""
-
-
-def unpeeled_if_small(em: Emitter, req: KernelRequest) -> KernelRequest:
-    """req with peel `never` where auto would cut a kernel of fewer than the
-    profile's im2col_peel_min_macs multiply-adds into more than
-    SMALL_MAX_PIECES pieces: each piece is an im2col copy and a matmul of
-    its own (and a copy into the result), and on small kernels they cost
-    more than the zero padding they save."""
-    device = req.choices.device
-    if req.choices.peel != Peel.AUTO or not all(r.static for r in req.rels) or not all(isinstance(req.roles[x], int) for x in ("ca", "cb")):
-        return req
-    useful = count = 1
+        matmuls: one per tile (gather, weight), one (scatter)
+        dispatches: 2 per tile (im2col, matmul) + 1 (gather, weight);
+                    2 + one per tap (scatter)
+        + cost.inserts of the tiles (the taps of col2im) into the result"""
+    roles, kind, device = req.roles, req.kind, req.choices.device
+    e, acc = element_bytes(req.ins[0]), 4
+    n, g, ca, cb = (size(roles[x]) for x in ("n", "g", "ca", "cb"))
+    small = n * g * ca
     for r in req.rels:
-        useful *= r.useful()
-        if choose_strategy(req.kind, em, r, Peel.AUTO, device) == Strategy.PEELED:
-            count *= len(pieces(em, req.kind, r, Strategy.PEELED))
-    if count <= SMALL_MAX_PIECES or kernel_macs(req, useful) >= device.im2col_peel_min_macs:
-        return req
+        small *= size(r.Ns)
+    if kind == Kind.SCATTER:
+        pairs = taps = 1
+        for r in req.rels:
+            pairs *= size(r.Ns) * size(r.K)
+            taps *= size(r.K)
+        macs = n * g * ca * cb * pairs
+        return Work(matmul=macs, matmul_result=macs / ca, matmul_op=1.0, copy_byte=acc * macs / ca + e * small, dispatch=2.0 + taps) + inserts(taps, output_elements(kind, roles, req.rels))
+    pairs = tiles = 1
+    for r in req.rels:
+        executed, count = dim_work(kind, r, choose_strategy(kind, FOLD, r, req.choices.peel, device))
+        pairs, tiles = pairs * executed, tiles * count
+    macs = n * g * ca * cb * pairs
+    if kind == Kind.GATHER:
+        return Work(matmul=macs, matmul_result=small, matmul_op=tiles, copy_byte=e * macs / ca + acc * small, dispatch=2.0 * tiles + 1) + inserts(tiles, small)
+    result = g * ca * cb
+    for r in req.rels:
+        result *= size(r.K)
+    return Work(matmul=macs, matmul_result=result, matmul_op=tiles, copy_byte=e * macs / ca + e * small, dispatch=2.0 * tiles + 1) + inserts(tiles, result)
+
+
+def unpeeled(req: KernelRequest) -> Optional[KernelRequest]:
+    """req with peel `never`: the padded variant of a gather or weight
+    kernel whose peel `auto` would cut pieces (static, peel auto; each
+    piece is an im2col copy and a matmul of its own, and a copy into the
+    result)."""
+    if req.kind == Kind.SCATTER or req.choices.peel != Peel.AUTO or not all(r.static for r in req.rels):
+        return None
+    if not any(choose_strategy(req.kind, FOLD, r, Peel.AUTO, req.choices.device) == Strategy.PEELED for r in req.rels):
+        return None
     return dataclasses.replace(req, choices=dataclasses.replace(req.choices, peel=Peel.NEVER))
+
+
+def im2col_variants(req: KernelRequest) -> list[Variant]:
+    """`pieces` (req as asked) and, where it applies, `padded`."""
+    padded = unpeeled(req)
+    variants = [Variant("pieces", req, im2col_work(req))]
+    return variants + ([Variant("padded", padded, im2col_work(padded))] if padded is not None else [])
 
 
 def emit_im2col(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:
     """req in the matmul forms: the scatter as one matmul then col2im, the
-    gather and the weight kernel as im2col and a matmul per tile (unpeeled
-    when small: unpeeled_if_small)."""
+    gather and the weight kernel as im2col and a matmul per tile."""
     if req.kind == Kind.SCATTER:
         return from_roles(em, emit_col2im_kernel(em, req, plan_by_choices(em, req), stats), req.out_layout, req.roles)
-    return emit_tiled(em, unpeeled_if_small(em, req), matmul_tile, stats)
+    return emit_tiled(em, req, matmul_tile, stats)
 
 
-IM2COL = register(FormDef(name="im2col", kinds=frozenset(Kind), fits=im2col_fits, auto=im2col_pays, emit=emit_im2col, priority=20))
+IM2COL = register(FormDef(name="im2col", kinds=frozenset(Kind), fits=im2col_fits, candidate=im2col_candidate, variants=im2col_variants, emit=emit_im2col, priority=20))

@@ -2,9 +2,9 @@
 convolutions.  A kernel that channels_last_fits (static; depthwise, or a
 dense scatter of stride 1; little padding) takes the channels-last named
 convolutions of channels_last.py; else a gather takes the channels-first
-named convolution of named.py where one computes it.  Auto picks the
-channels-last form where it fits and the device profile allows it
-(`channels_last`), first of all forms.
+named convolution of named.py where one computes it.  Auto considers the
+channels-last form where it fits and the device profile builds it
+(`channels_last`, `channels_last_dense`), at its cost (named_work).
 """
 
 from __future__ import annotations
@@ -12,13 +12,14 @@ from __future__ import annotations
 from typing import Optional
 
 from ...ir.core import Value
+from ..kernel.cost import Work, element_bytes, padded_pairs, size
 from ..kernel.emit import Emitter
 from ..kernel.relation import Kind
 from ..kernel.request import KernelRequest, KernelStats
 from ..kernel.roles import from_roles
 from .channels_last import channels_last_fits, emit_channels_last_kernel, is_depthwise
 from .named import emit_named_gather, named_conv_name
-from .registry import FormDef, register
+from .registry import FormDef, Variant, register
 
 
 def channels_last(req: KernelRequest) -> bool:
@@ -40,11 +41,37 @@ def named_fits(req: KernelRequest) -> bool:
     return channels_last(req) or channels_first_name(req) is not None
 
 
-def named_pays(req: KernelRequest) -> bool:
-    """auto: channels-last where the device profile takes it (depthwise
-    kernels by its channels_last, dense ones by channels_last_dense) and it fits."""
+def named_candidate(req: KernelRequest) -> bool:
+    """auto considers channels-last where the device profile builds it
+    (depthwise kernels by its channels_last, dense ones by
+    channels_last_dense) and it fits."""
     device = req.choices.device
     return (device.channels_last if is_depthwise(req.roles) else device.channels_last_dense) and channels_last(req)
+
+
+def named_work(req: KernelRequest) -> Work:
+    """The work of req as channels-last named convolutions (static shapes),
+    with E its element bytes: the windows over the zero-padded operand,
+
+        multiply-adds (named; depthwise: named_depthwise, the weight kernel
+        named_weight) = N*G*Ca*Cb * prod_dims K * (Ns, Nb for a scatter)
+        copy = E * (N*G*Ca*Ns... + N*G*Cb*Nb...)    (A and B transposed to or from channels-last)
+        dispatches = 4 (transposes in and out, the weight's, the convolution)
+
+    A channels-first named gather (forced `named` only) counts the same."""
+    pairs = small = big = 1
+    for r in req.rels:
+        pairs *= padded_pairs(req.kind, r)
+        small, big = small * size(r.Ns), big * size(r.Nb)
+    n, g, ca, cb = (size(req.roles[x]) for x in ("n", "g", "ca", "cb"))
+    rate = "named" if not is_depthwise(req.roles) else "named_weight" if req.kind == Kind.WEIGHT else "named_depthwise"
+    copies = element_bytes(req.ins[0]) * n * g * (ca * small + cb * big)
+    return Work(**{rate: float(n * g * ca * cb * pairs), "copy_byte": float(copies), "dispatch": 4.0})
+
+
+def named_variants(req: KernelRequest) -> list[Variant]:
+    """One variant: the named convolutions of emit_named."""
+    return [Variant("named", req, named_work(req))]
 
 
 def emit_named(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:
@@ -61,4 +88,4 @@ def emit_named(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:
     return emit_named_gather(em, req.ins[0], req.ins[1], req.rels, roles["g"], roles["ca"], roles["cb"], req.acc_type, name)  # type: ignore[arg-type]
 
 
-NAMED = register(FormDef(name="named", kinds=frozenset(Kind), fits=named_fits, auto=named_pays, emit=emit_named, priority=10))
+NAMED = register(FormDef(name="named", kinds=frozenset(Kind), fits=named_fits, candidate=named_candidate, variants=named_variants, emit=emit_named, priority=10))

@@ -3,12 +3,17 @@ module that registers itself.
 
 A form is a `FormDef`: its name (the `--conv-form` value and the `form=` of
 `--stats`), the kernels it serves, when it can emit a request (`fits`, what a
-forced `--conv-form=NAME` checks), when `auto` picks it (`auto`: the
-measured cost model, reading the request's device profile,
-`req.choices.device`) and its emitter.  Under `auto` the forms are tried in
-increasing `priority`; the first that serves the kernel and whose `auto`
-holds is emitted, and `generic` (the last, fitting everything) always does.
-A forced form that does not fit the request falls back to `generic`.
+forced `--conv-form=NAME` checks), when `auto` considers it (`candidate`:
+what the request's device profile, `req.choices.device`, builds), the
+variants it can emit a request in, each with the work it does
+(`variants`: peeled or padded pieces, one compact op; ../kernel/cost.py),
+and its emitter.
+
+`choose` is one argmin: under `auto`, over every candidate form serving the
+kernel and every variant of it, the least cost of the device profile's
+`costs` (estimated run time plus build cost, ../kernel/cost.py); on equal
+cost the form of lower `priority`.  A forced form emits its own cheapest
+variant, or, where it does not fit the request, FALLBACK's.
 
 The built-in forms are the modules listed in BUILTIN, imported the first
 time a form is looked up: the names are read without them, so that the
@@ -28,6 +33,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from ...ir.core import Value
+    from ..kernel.cost import Work
     from ..kernel.emit import Emitter
     from ..kernel.relation import Kind
     from ..kernel.request import KernelRequest, KernelStats
@@ -36,8 +42,9 @@ AUTO = "auto"
 """The `--conv-form` that lets the registry choose per kernel."""
 
 FALLBACK = "generic"
-"""The form that fits every kernel: a forced form that does not fit falls
-back to it, and `auto` ends with it."""
+"""The form that fits every kernel and every profile builds: a forced form
+that does not fit falls back to it, and it is a candidate of `auto`
+everywhere."""
 
 BUILTIN: dict[str, str] = {"generic": "generic_form", "named": "named_form", "im2col": "matmul_forms"}
 """The built-in forms, in `--conv-form` order: name -> the module of this
@@ -45,20 +52,41 @@ folder that registers it.  A new built-in form is one new module here plus
 its line in this table."""
 
 
+class Variant(NamedTuple):
+    """One way a form can emit a request: its name (`peeled`, `padded`,
+    `compact`...), the request the emitter gets (the original one, or one
+    with another peel policy or profile) and the work it does."""
+
+    name: str
+    req: KernelRequest
+    work: Work
+
+
 class FormDef(NamedTuple):
     """One form.  fits(req): whether it can emit req (a forced form that
-    does not fit falls back to FALLBACK); auto(req): whether `auto` picks it
-    for req (its cost model, on req.choices.device); emit(em, req, stats):
-    the sum in req.out_layout, recording into stats what it emitted (stats
-    starts with form=name).  Neither check may emit IR: they see only the
-    request."""
+    does not fit falls back to FALLBACK); candidate(req): whether `auto`
+    considers it for req (what req.choices.device builds); variants(req):
+    the variants it can emit req in (at least one where it fits), each
+    with its work; emit(em, req, stats): the sum in req.out_layout for a
+    variant's request, recording into stats what it emitted (stats starts
+    with form=name).  No check may emit IR: they see only the request."""
 
     name: str
     kinds: frozenset[Kind]
     fits: Callable[[KernelRequest], bool]
-    auto: Callable[[KernelRequest], bool]
+    candidate: Callable[[KernelRequest], bool]
+    variants: Callable[[KernelRequest], list[Variant]]
     emit: Callable[[Emitter, KernelRequest, KernelStats], Value]
     priority: int
+
+
+class Pick(NamedTuple):
+    """The choice for one kernel: the form, its variant and its cost (ns,
+    ../kernel/cost.py Costs.total)."""
+
+    form: FormDef
+    variant: Variant
+    cost: float
 
 
 _FORMS: dict[str, FormDef] = {}
@@ -109,12 +137,21 @@ def by_priority() -> list[FormDef]:
     return sorted(_FORMS.values(), key=lambda f: (f.priority, f.name))
 
 
-def choose(req: KernelRequest) -> FormDef:
-    """The form of one kernel: under auto the first form by priority that
-    serves req.kind and whose auto(req) holds; a forced form where it
-    serves the kernel and fits, else FALLBACK."""
+def cheapest(chosen: FormDef, req: KernelRequest) -> Pick:
+    """The variant of a form with the least cost on req's device profile
+    (the first of equal ones)."""
+    costs = req.choices.device.costs
+    return min((Pick(chosen, v, costs.total(v.work)) for v in chosen.variants(req)), key=lambda p: p.cost)
+
+
+def choose(req: KernelRequest) -> Pick:
+    """The form and variant of one kernel: under auto the cheapest variant
+    of every candidate form serving req.kind (on equal cost the lower
+    priority); a forced form's cheapest variant where it serves the kernel
+    and fits, else FALLBACK's."""
     requested = req.choices.form
     if requested == AUTO:
-        return next(f for f in by_priority() if req.kind in f.kinds and f.auto(req))
+        picks = [cheapest(f, req) for f in by_priority() if req.kind in f.kinds and f.candidate(req)]
+        return min(picks, key=lambda p: p.cost)
     chosen = form(requested)
-    return chosen if req.kind in chosen.kinds and chosen.fits(req) else form(FALLBACK)
+    return cheapest(chosen if req.kind in chosen.kinds and chosen.fits(req) else form(FALLBACK), req)

@@ -11,9 +11,9 @@ machine's /proc/cpuinfo once and stands for the class found there.
     gpu     IREE's GPU backends (rocm, cuda, vulkan-spirv)
     host    this machine's CPU class (avx512, avx2 or cpu from its flags)
 
-Each class is a `DeviceProfile`: the thresholds the forms of ../forms/
-read when `auto` chooses among them (registry.py; each form's `auto`
-check gets the profile as `req.choices.device`).  The numbers are
+Each class is a `DeviceProfile`: what the forms of ../forms/ can build
+for it and the measured costs `auto` compares them by (`costs`,
+cost.py; registry.choose gets the profile as `req.choices.device`).  The numbers are
 measurements (bench/README.md); a class whose numbers equal `cpu`'s emits
 `cpu`'s bytes.
 """
@@ -21,8 +21,10 @@ measurements (bench/README.md); a class whose numbers equal `cpu`'s emits
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
+from .cost import FIELDS, Costs
 from .relation import Choice
 
 
@@ -40,30 +42,19 @@ class Device(Choice):
 class DeviceProfile:
     """What the form choice reads of a device class.
 
-    matmul_forms: whether auto picks the matmul forms (im2col, col2im) at
-        all; without, every kernel not channels-last is linalg.generic;
-    im2col_min_macs: below this many multiply-adds a kernel stays
-        linalg.generic instead of the matmul forms: too small for them to pay
-        for their copies (measured, bench/README.md);
+    costs: the measured cost of each unit of work (cost.py): registry.choose
+        picks the variant of least costs.total among the forms the profile
+        builds;
+    matmul_forms: whether the profile builds the matmul forms (im2col,
+        col2im): without, auto never considers them;
     peel_waste: a static dim is peeled when zero padding would waste more
-        than this fraction of its multiply-adds;
-    im2col_peel_min_macs: the im2col form (gathers and weight kernels)
-        cuts a kernel of fewer multiply-adds into at most
-        matmul_forms.SMALL_MAX_PIECES peeled pieces (else none): each
-        piece's own im2col copy, matmul and result copy cost more than the
-        padding they save;
-    compact_max_macs: a depthwise kernel of 5x5 and more with fewer useful
-        multiply-adds is one op over zero-padded operands, a scatter one
-        gather per output phase (generic_form.compact_if_small), instead of
-        peeled pieces and one op per tap: IREE builds one dispatch, not 50-100;
-    channels_last: whether depthwise kernels take the channels-last named
-        convolutions (channels_last.py) under `auto`;
+        than this fraction of its multiply-adds (the `pieces` variant of
+        generic and im2col; their other variants, compact and padded,
+        compete with it by cost);
+    channels_last: whether the profile builds the channels-last named
+        convolutions (channels_last.py) of depthwise kernels;
     channels_last_dense: the same for dense stride-1 scatters
         (`conv_2d_nhwc_hwcf` over the flipped weight);
-    col2im_min_channels: a scatter takes col2im only with Ca * Cb (per
-        group) at least this;
-    pointwise_col2im_min_macs: a 1x1 scatter takes col2im only from this
-        many multiply-adds;
     scatter_phases: whether a scatter is cut by output phases (one dense
         gather per phase b mod S over the flipped weight, disjoint: each
         writes its own strided slice) instead of one op per tap adding into
@@ -108,10 +99,7 @@ class DeviceProfile:
 
     device: Device
     matmul_forms: bool = True
-    im2col_min_macs: int = 1 << 20
     peel_waste: float = 0.05
-    im2col_peel_min_macs: int = 0
-    compact_max_macs: int = 0
     channels_last: bool = True
     scatter_phases: bool = False
     interleave_phases: bool = False
@@ -122,62 +110,57 @@ class DeviceProfile:
     bias_two_step: bool = False
     symmetric_pad: bool = False
     channels_last_dense: bool = True
-    col2im_min_channels: int = 4
-    pointwise_col2im_min_macs: int = 0
+    costs: Costs = Costs()
 
 
-CPU_MEASURED = {"im2col_min_macs": 1 << 14, "col2im_min_channels": 32, "pointwise_col2im_min_macs": 1 << 18, "im2col_peel_min_macs": 1 << 20, "compact_max_macs": 1 << 18}
-"""The thresholds measured on both x86 classes (bench/forms.py,
-bench/results/forms.avx512.json and forms.avx2.json: each kernel of
-bench/layers.json and of the test/models convolutions alone, f32, every
-form, IREE targeting this AVX-512 host and znver2; times in ms, best of 15
-interleaved rounds on a machine 80-90% busy with others' work):
+AVX512_COSTS = Costs(
+    generic=0.08082, generic_weight=0.3431, generic_depthwise=0.4073, matmul=0.01691, matmul_result=0.0, matmul_op=3633.0, named=0.007548, named_depthwise=0.01678, named_weight=0.05139, copy_byte=0.1203, dispatch=130.5,
+    build=1200.0,
+)
+AVX2_COSTS = Costs(
+    generic=0.08365, generic_weight=0.3084, generic_depthwise=0.3832, matmul=0.02344, matmul_result=0.0, matmul_op=3641.0, named=0.06871, named_depthwise=0.01371, named_weight=0.1352, copy_byte=0.1085, dispatch=126.4,
+    build=1200.0,
+)
+"""The costs of the two x86 classes (ns per multiply-add, result element,
+byte, matmul and dispatch; cost.py), fitted by bench/costfit.py on every
+kernel of bench/results/forms.avx512.json, forms.avx2.json,
+forms-peel.avx512.json and forms-peel.avx2.json (bench/forms.py: each
+kernel of bench/layers.json and of the convolutions of the test/models
+models alone, f32, every form and peel policy, IREE targeting this AVX-512
+host and znver2, best of 15 on a busy machine; 338 distinct timed
+candidates of 146 kernels per class): non-negative least squares on the
+relative error, with a constant per kernel run (the module call, ~16 us,
+the same for every form: left out here), |predicted / measured - 1|
+median 0.25 (AVX-512), 0.23 (AVX2).  Validated by leaving each model
+family out (bench/README.md, "Cost model"; results/costfit.txt): the pick
+within 10% of the best measured form for 136 of 146 held-out kernels per
+class.  What they say: a matmul multiply-add is 4.8x (AVX-512) and 3.6x
+(AVX2) cheaper than a channels-first linalg.generic one (20x and 13x for a
+weight kernel), but each matmul costs 3.6 us (its result elements then
+nothing more); the channels-last dense convolution is 2.2x cheaper per
+multiply-add than the matmul on AVX-512 and 2.9x dearer on AVX2 (the
+former channels_last_dense = False of avx2); a copied byte 0.11-0.12 ns; a
+dispatch 0.13 us.  build: IREE's build CPU time per dispatch, 0.12 s
+(median over the models of bench/README.md's final runs: (convopt's build -
+the raw import's) / (convopt's dispatches - the raw import's),
+0.08-0.15 s), amortized over 10^5 runs (a policy, bench/costfit.py
+BUILD_RUNS)."""
 
-  im2col_min_macs 2^20 -> 2^14: the matmul forms were as fast or faster
-      than linalg.generic on every kernel from 16K multiply-adds up, on both
-      classes: audio's grad_weight at 977K 0.092 against 0.76 (8.3x, AVX2
-      8.7x), at 485K 6.3x / 6.0x, at 204K 3.2x / 2.7x, its grad_input at
-      117K 1.6x / 1.35x, at 37K 1.2x / 1.1x, at 16K 1.0-1.1x (call
-      overhead); ConvNeXt's stem grad_weight at 98K 3.0x / 2.9x.
-  pointwise_col2im_min_macs 2^18: 1x1 grad_inputs below it ran 1.2-1.5x
-      slower as col2im than as generic on 4 of 9 kernels (mobilenet's
-      65K-197K, resnet18's 65K downsample; AVX2 1.2-1.5x), equal on the rest;
-      at 1M (resnext's conv1) col2im is 1.5x / 1.2x faster; wider scatters
-      win as col2im from 16K (0.32-0.93 of generic's time).
-  col2im_min_channels 4 -> 32: resnext-g32's grad_input (Ca * Cb = 16 per
-      group, 6.9M multiply-adds) ran 2.4x (AVX-512) and 2.8x (AVX2) faster
-      as generic taps than as col2im; its grad_weight (the weight kernel)
-      stays im2col (1.85x / 8.5x faster than generic).
-  im2col_peel_min_macs 2^20 (with matmul_forms.SMALL_MAX_PIECES = 3), from
-      a second run (bench/forms.py --models video_block,resnet18,...,
-      machine quiet but for other benchmarks; im2col peel=auto / never,
-      AVX-512 host / znver2): ResNet-18's weight kernels cut into 4 or 9
-      pieces ran faster unpeeled, 409K multiply-adds 1.79x / 1.34x,
-      496K 1.17 / 1.12, 819K 1.66 / 1.36, 991K 1.35 / 1.29 (their padded
-      MAC efficiency 0.44-0.84); video_block's cut into 3 (its depth dim
-      only) ran faster peeled: 328K 1.13 / 1.05, 5.4M 1.21 / 1.23.  On the
-      e2e matrix (338 cases x paths) the MAC efficiency geomean goes from
-      0.949 to 0.93 (the session bound is 0.9).
-  compact_max_macs 2^18 (small depthwise kernels of 5x5 and more as one
-      padded op per gradient): ConvNeXt's 7x7 depthwise on 8x8 (62K
-      multiply-adds) as one op per gradient instead of 49 tap ops
-      (grad_input) and 98 peeled pieces (grad_weight) ran the same alone
-      (0.046-0.068 ms either way, within noise); the model's step 449 -> 67
-      IREE dispatches (the raw import: 56).  Its padded windows execute
-      1/0.62 of the useful multiply-adds; small e2e cases may now be as
-      inefficient as zero padding (the tests' per-case bound for kernels
-      under these thresholds), the matrix geomean stays above 0.9."""
+CPU_COSTS = Costs(**{f: math.sqrt(getattr(AVX512_COSTS, f) * getattr(AVX2_COSTS, f)) for f in (*FIELDS, "build")})
+"""`cpu`, any x86-64 CPU: the geometric mean of the two classes' costs,
+each unit weighted alike on both (where the classes disagree, e.g. the
+dense channels-last scatter, the form whose time ratio is larger on one
+class wins: conv_2d_nhwc_hwcf 9.4x faster than col2im on AVX-512 for
+resnet-3x3-s1, 2.96x slower on AVX2)."""
+
+GPU_COSTS = Costs(generic=1.0, generic_weight=1.0, generic_depthwise=1.0)
+"""`gpu`: not measured; only linalg.generic builds there, whose variants
+(pieces, compact) emit the same IR on this profile (padded, by phases)."""
 
 PROFILES: dict[Device, DeviceProfile] = {
-    # not slow on either class: where the classes disagree (channels-last
-    # dense scatters) the form whose worst ratio to the fastest is smaller
-    Device.CPU: DeviceProfile(Device.CPU, **CPU_MEASURED),  # type: ignore[arg-type]
-    # dense stride-1 grad_input as col2im: conv_2d_nhwc_hwcf compiled for
-    # AVX2 ran 2.96x (resnet-3x3-s1), 1.58x (resnet50-3x3-64) and 6.1x
-    # (deeplab-dilated) slower than col2im
-    Device.AVX2: DeviceProfile(Device.AVX2, **CPU_MEASURED, channels_last_dense=False),  # type: ignore[arg-type]
-    # conv_2d_nhwc_hwcf on AVX-512: 9.4x, 3.9x, 2.8x faster than col2im on the same three
-    Device.AVX512: DeviceProfile(Device.AVX512, **CPU_MEASURED),  # type: ignore[arg-type]
+    Device.CPU: DeviceProfile(Device.CPU, costs=CPU_COSTS),
+    Device.AVX2: DeviceProfile(Device.AVX2, costs=AVX2_COSTS),
+    Device.AVX512: DeviceProfile(Device.AVX512, costs=AVX512_COSTS),
     # GPU: the forms IREE's rocm, cuda and vulkan-spirv pipelines build
     # (bench/README.md, GPU builds): linalg.generic (no im2col copies, no
     # channels-last transposes), one op per gather or weight kernel (padded:
@@ -186,7 +169,7 @@ PROFILES: dict[Device, DeviceProfile] = {
     Device.GPU: DeviceProfile(
         Device.GPU, matmul_forms=False, peel_waste=1.0, channels_last=False, channels_last_dense=False,
         scatter_phases=True, interleave_phases=True, image_first=True, dynamic_taps=False, dense_taps=True, bias_two_step=True,
-        symmetric_pad=True, tap_weight_first=True,
+        symmetric_pad=True, tap_weight_first=True, costs=GPU_COSTS,
     ),
 }
 

@@ -1,17 +1,18 @@
-// A small depthwise kernel of 5x5 and more (under the CPU profiles'
-// compact_max_macs, 2^18 useful multiply-adds) is one op per gradient over
-// zero-padded operands (generic_form.compact_if_small): grad_input one
-// gather over the flipped weight (one output phase at stride 1), grad_weight
-// one reduction, instead of one op per tap and peeled pieces.  ConvNeXt's
-// 7x7 depthwise on 8x8 ran as fast either way, with 449 -> 67 IREE
-// dispatches for its step (kernel/device.py).
+// A depthwise kernel of 5x5 and more has a `compact` variant in the generic
+// form (generic_form.compact): one op per gradient over zero-padded operands
+// (grad_input one gather over the flipped weight, one output phase at stride
+// 1; grad_weight one reduction), against `pieces` (one op per tap, peeled
+// pieces, each a dispatch and an insert); the cost model picks (cost.py).
+// ConvNeXt's 7x7 depthwise on 8x8 ran as fast either way, with 449 -> 67
+// IREE dispatches for its step (bench/README.md).
 //   small7: 7x7, padding 3 on 8x8, 4 channels, batch 2: 2*4*44*44 = 15488
 //           useful multiply-adds per gradient (44 of the 8*7 position x tap
 //           pairs per dim are in bounds: efficiency (44/56)^2 = 0.617) ->
-//           one op each (and a flipped copy of the 4x7x7 weight);
-//   dw3:    3x3 on 8x8: 9 taps stay exact;
+//           compact (and a flipped copy of the 4x7x7 weight);
+//   dw3:    3x3 on 8x8: no compact variant, 9 taps stay exact;
 //   large7: 7x7, padding 3 on 16x16, 16 channels: 2*16*100*100 = 320000
-//           -> exact (49 tap ops, peeled pieces).
+//           -> compact too (efficiency 0.797: 49 tap ops and 49 peeled pieces
+//           with their inserts cost more, by the fitted costs).
 // RUN: %convopt --lower-conv-bwd --stats %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
 // RUN: %convopt --lower-conv-bwd %s | FileCheck %s
 // RUN: %convopt --lower-conv-bwd %s | %mlir-verify
@@ -21,8 +22,8 @@
 // STATS: grad_weight: form=generic ops=1 executed_macs=25088 useful_macs=15488 efficiency=0.617
 // STATS: grad_input: form=generic ops=9 {{.*}} efficiency=1.000
 // STATS: grad_weight: form=generic ops=9 {{.*}} efficiency=1.000
-// STATS: grad_input: form=generic ops=49 {{.*}} efficiency=1.000
-// STATS: grad_weight: form=generic ops=49 {{.*}} efficiency=1.000
+// STATS: grad_input: form=generic ops=1 executed_macs=401408 useful_macs=320000 efficiency=0.797
+// STATS: grad_weight: form=generic ops=1 executed_macs=401408 useful_macs=320000 efficiency=0.797
 // GPU:   grad_input: form=generic ops=1
 
 // CHECK-LABEL: func.func @small7(

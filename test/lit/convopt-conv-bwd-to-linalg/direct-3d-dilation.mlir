@@ -6,7 +6,7 @@
 //                height k + 2*s (stride 2), width k + s; the depth and height
 //                borders are peeled into pieces (6 ops), one of them reading
 //                the whole of grad_output and the input.
-// RUN: %convopt --lower-conv-bwd %s | FileCheck %s
+// RUN: %convopt --lower-conv-bwd --conv-form=generic %s | FileCheck %s
 // RUN: %convopt --lower-conv-bwd %s | %mlir-verify
 // RUN: %convopt --lower-conv-bwd --backend-legal-ops= %s | %mlir-verify
 

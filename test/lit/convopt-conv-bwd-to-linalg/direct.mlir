@@ -1,5 +1,6 @@
 // Direct lowering of convolution_backward, one feature per function.
-// RUN: %convopt --lower-conv-bwd --split-input-file %s | FileCheck %s
+// The generic form (forced: which form auto picks is the cost model's, test/unit/test_cost_model.py).
+// RUN: %convopt --lower-conv-bwd --conv-form=generic --split-input-file %s | FileCheck %s
 // RUN: %convopt --lower-conv-bwd --split-input-file %s | %mlir-verify --split-input-file
 
 // Groups: operands are split into (group, channels) by expand_shape, the

@@ -3,8 +3,8 @@
 //   im2col:  grad_input is one matmul W^T x grad_output ([C*K, F] x [F, N*S])
 //            and one col2im copy/add per tap; grad_weight one matmul over
 //            an im2col copy of the zero-padded input (a kernel this small,
-//            124K multiply-adds, is not cut into its 9 peeled pieces:
-//            matmul_forms.unpeeled_if_small).
+//            124K multiply-adds, is not cut into its 9 peeled pieces: its
+//            `padded` variant is the cheaper, convopt/lowering/kernel/cost.py).
 //   named:   (decomposed) the grad_weight convolution is linalg.conv_2d_nchw_fchw;
 //            the transposed convolution of grad_input stays a per-tap generic.
 //   generic: no matmul and no named convolution at all.

@@ -1,14 +1,18 @@
-// The im2col form peels a small kernel (under the CPU profiles'
-// im2col_peel_min_macs, 2^20 multiply-adds) only into at most 3 pieces
-// (matmul_forms.unpeeled_if_small): each piece is an im2col copy and a
-// matmul of its own, and ResNet-18's 4- and 9-piece weight kernels ran
-// 1.1-1.8x faster zero-padded (bench/forms.py; kernel/device.py).
+// The im2col form's variants compete by the cost model (convopt/lowering/
+// kernel/cost.py, matmul_forms.im2col_work): `pieces` (peeled: exact, but
+// each piece is an im2col copy, a matmul (3.6 us each, fitted) and an
+// insert into the result) or `padded` (one matmul over the zero-padded
+// image).  ResNet-18's 4- and 9-piece weight kernels ran 1.1-4x faster
+// padded (bench/forms.py, bench/results/costfit.txt); the fitted costs pick
+// padded for all three kernels here:
 //   small9: 3x3, padding 1 on 4x4, 16 channels: 2*16*16*10*10 = 51200 useful
-//           multiply-adds; 9 pieces if peeled -> one padded im2col matmul
-//           (MAC efficiency 100/144);
-//   small3: 3x1, padding (1, 0): 3 pieces -> stays peeled (exact);
-//   large9: 3x3, padding 1 on 8x8, 128 channels: 2*128*128*22*22 = 15.9M
-//           -> peeled into 9 (exact).
+//           multiply-adds; one padded im2col matmul (MAC efficiency 100/144);
+//   small3: 3x1, padding (1, 0): padded (efficiency 0.833) rather than 3 pieces
+//           (video_block's 3-piece kernels ran 1.05-1.23x faster peeled: a
+//           measured miss of the model, bench/README.md "Cost model");
+//   large9: 3x3, padding 1 on 8x8, 128 channels: 2*128*128*22*22 = 15.9M,
+//           padded (efficiency 0.84; the 9 pieces' inserts copy the
+//           128x128x3x3 result).
 // The GPU profile (no matmul forms) and forced peel=always keep their forms.
 // RUN: %convopt --lower-conv-bwd --stats %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
 // RUN: %convopt --lower-conv-bwd %s | FileCheck %s
@@ -16,8 +20,8 @@
 // RUN: %convopt --pass-pipeline='builtin.module(func.func(convopt-decompose-conv-bwd{target=linalg lower=true peel=always},convopt-conv-bwd-to-linalg{peel=always},convopt-cleanup),convopt-finalize-boundary)' --stats %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALWAYS
 
 // STATS: grad_weight: form=im2col ops=1 executed_macs=73728 useful_macs=51200 efficiency=0.694
-// STATS: grad_weight: form=im2col ops=3 executed_macs={{[0-9]+}} useful_macs=[[U3:[0-9]+]] efficiency=1.000
-// STATS: grad_weight: form=im2col ops=9 executed_macs=[[U9:[0-9]+]] useful_macs=[[U9]] efficiency=1.000
+// STATS: grad_weight: form=im2col ops=1 executed_macs=24576 useful_macs=20480 efficiency=0.833
+// STATS: grad_weight: form=im2col ops=1 executed_macs=18874368 useful_macs=15859712 efficiency=0.840
 // ALWAYS: grad_weight: form=im2col ops=9 {{.*}} efficiency=1.000
 
 // CHECK-LABEL: func.func @small9(
@@ -25,10 +29,10 @@
 // CHECK:         linalg.matmul
 // CHECK-NOT:     linalg.matmul
 // CHECK-LABEL: func.func @small3(
-// CHECK-COUNT-3: linalg.matmul
+// CHECK:         linalg.matmul
 // CHECK-NOT:     linalg.matmul
 // CHECK-LABEL: func.func @large9(
-// CHECK-COUNT-9: linalg.matmul
+// CHECK:         linalg.matmul
 // CHECK-NOT:     linalg.matmul
 
 func.func @small9(%go: !torch.vtensor<[2,16,4,4],f32>, %x: !torch.vtensor<[2,16,4,4],f32>, %w: !torch.vtensor<[16,16,3,3],f32>) -> !torch.vtensor<[16,16,3,3],f32> {

@@ -6,11 +6,11 @@
 //   never:  one generic over x zero-padded by 2 on both sides;
 //   always: one generic per tap, each over its in-bounds slice of dy, no pad;
 //   auto:   peels, since padding would waste more than 5% (here 25%).
-// RUN: %convopt --pass-pipeline='builtin.module(func.func(convopt-conv-bwd-to-linalg{peel=never},convopt-cleanup))' %s | FileCheck %s --check-prefix=NEVER
-// RUN: %convopt --pass-pipeline='builtin.module(func.func(convopt-conv-bwd-to-linalg{peel=always},convopt-cleanup))' %s | FileCheck %s --check-prefix=PEELED
-// RUN: %convopt --pass-pipeline='builtin.module(func.func(convopt-conv-bwd-to-linalg{peel=auto},convopt-cleanup))' %s | FileCheck %s --check-prefix=PEELED
-// RUN: %convopt --lower-conv-bwd %s | FileCheck %s --check-prefix=PEELED
-// RUN: %convopt --pass-pipeline='builtin.module(func.func(convopt-conv-bwd-to-linalg{peel=never},convopt-cleanup))' %s | %mlir-verify
+// RUN: %convopt --pass-pipeline='builtin.module(func.func(convopt-conv-bwd-to-linalg{peel=never conv-form=generic},convopt-cleanup))' %s | FileCheck %s --check-prefix=NEVER
+// RUN: %convopt --pass-pipeline='builtin.module(func.func(convopt-conv-bwd-to-linalg{peel=always conv-form=generic},convopt-cleanup))' %s | FileCheck %s --check-prefix=PEELED
+// RUN: %convopt --pass-pipeline='builtin.module(func.func(convopt-conv-bwd-to-linalg{peel=auto conv-form=generic},convopt-cleanup))' %s | FileCheck %s --check-prefix=PEELED
+// RUN: %convopt --lower-conv-bwd --conv-form=generic %s | FileCheck %s --check-prefix=PEELED
+// RUN: %convopt --pass-pipeline='builtin.module(func.func(convopt-conv-bwd-to-linalg{peel=never conv-form=generic},convopt-cleanup))' %s | %mlir-verify
 // RUN: %convopt --lower-conv-bwd %s | %mlir-verify
 
 // NEVER-DAG:    #[[DY:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d3, d0, d4)>

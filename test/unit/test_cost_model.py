@@ -1,0 +1,143 @@
+"""The cost model the forms compete by (convopt/lowering/kernel/cost.py,
+forms/registry.py `choose`): each variant's Work from the request's sizes,
+its price on a profile's Costs, and one argmin.  No IR: the requests carry
+sizes only."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+
+from convopt.lowering.forms import registry
+from convopt.lowering.forms.generic_form import compact, generic_variants, generic_work
+from convopt.lowering.forms.matmul_forms import im2col_variants, im2col_work
+from convopt.lowering.forms.named_form import named_work
+from convopt.lowering.kernel.cost import FIELDS, Costs, Work, dim_work, inserts, output_elements
+from convopt.lowering.kernel.device import AVX2_COSTS, AVX512_COSTS, CPU_COSTS, PROFILES, Device
+from convopt.lowering.kernel.relation import Kind, Rel, Strategy
+from convopt.lowering.kernel.request import KernelChoices, KernelRequest, Peel
+
+
+def request(kind: Kind, n: int, g: int, ca: int, cb: int, rels: list[Rel], device: Device = Device.CPU, costs: Costs | None = None, form: str = "auto", peel: Peel = Peel.AUTO) -> KernelRequest:
+    profile = PROFILES[device] if costs is None else replace(PROFILES[device], costs=costs)
+    roles = {"n": n, "g": g, "ca": ca, "cb": cb}
+    return KernelRequest(kind, (None, None), ((), ()), (), rels, roles, [r.Ns for r in rels], None, KernelChoices(peel=peel, form=form, device=profile))  # type: ignore[arg-type]
+
+
+PADDED_1D = Rel(S=1, D=1, P=1, K=3, Ns=8, Nb=8)  # 8 positions, 3 taps, one zero at each end
+SAME_3X3 = [Rel(S=1, D=1, P=1, K=3, Ns=56, Nb=56)] * 2
+STRIDED = [Rel(S=2, D=1, P=1, K=3, Ns=28, Nb=56)] * 2
+
+
+def test_costs_price_work_field_by_field():
+    work = Work(generic=10.0, matmul=100.0, copy_byte=8.0, dispatch=2.0) + Work(dispatch=1.0)
+    costs = Costs(generic=1.0, matmul=0.5, copy_byte=0.25, dispatch=100.0, build=1000.0)
+    assert work.dispatch == 3.0
+    assert costs.time(work) == 10 + 50 + 2 + 300
+    assert costs.total(work) == costs.time(work) + 3 * 1000
+    assert set(FIELDS) < {f for f in Costs.__dataclass_fields__}
+
+
+def test_dim_work_counts_executed_pairs_and_pieces():
+    # gather over 8 positions, 3 taps: 22 useful pairs (2 taps miss the border)
+    assert dim_work(Kind.GATHER, PADDED_1D, Strategy.PADDED) == (24, 1)
+    assert dim_work(Kind.GATHER, PADDED_1D, Strategy.PEELED) == (22, 3)
+    assert dim_work(Kind.SCATTER, PADDED_1D, Strategy.TAPS) == (22, 3)
+    dynamic = Rel(S=1, D=1, P=1, K=3, Ns=object(), Nb=object())  # type: ignore[arg-type]
+    assert dim_work(Kind.GATHER, dynamic, Strategy.TAPS)[1] == 1
+
+
+def test_generic_work_peeled_is_exact_and_padded_is_one_op():
+    peeled = generic_work(request(Kind.GATHER, 2, 1, 4, 4, [PADDED_1D], peel=Peel.ALWAYS))
+    padded = generic_work(request(Kind.GATHER, 2, 1, 4, 4, [PADDED_1D], peel=Peel.NEVER))
+    assert peeled.generic == 2 * 4 * 4 * 22 and padded.generic == 2 * 4 * 4 * 24
+    # 3 pieces: 3 ops and their 3 inserts into the result (a copy of it)
+    assert peeled.dispatch == 6 and padded.dispatch == 1
+    assert peeled.copy_byte == 4 * output_elements(Kind.GATHER, {"n": 2, "g": 1, "ca": 4, "cb": 4}, [PADDED_1D]) and padded.copy_byte == 0
+    weight = generic_work(request(Kind.WEIGHT, 2, 1, 4, 4, [PADDED_1D]))
+    depthwise = generic_work(request(Kind.WEIGHT, 2, 8, 1, 1, [PADDED_1D]))
+    assert weight.generic_weight > 0 and weight.generic == 0 and depthwise.generic_depthwise > 0
+
+
+def test_inserts_only_for_several_tiles():
+    assert inserts(1, 100) == Work()
+    assert inserts(4, 100) == Work(dispatch=4.0, copy_byte=400.0)
+
+
+def test_im2col_work_counts_the_matmuls_and_their_copies():
+    req = request(Kind.WEIGHT, 2, 1, 8, 16, [PADDED_1D])
+    pieces, padded = (v.work for v in im2col_variants(req))
+    assert pieces.matmul_op == 3 and padded.matmul_op == 1  # one matmul per peeled piece
+    assert pieces.matmul == 2 * 8 * 16 * 22 and padded.matmul == 2 * 8 * 16 * 24
+    scatter = im2col_work(request(Kind.SCATTER, 2, 1, 8, 16, [PADDED_1D]))
+    assert scatter.matmul == 2 * 8 * 16 * 24 and scatter.matmul_op == 1  # col2im multiplies every (s, k) pair
+
+
+def test_named_work_reads_the_padded_windows():
+    work = named_work(request(Kind.SCATTER, 2, 1, 8, 16, SAME_3X3))
+    assert work.named == 2 * 8 * 16 * (56 * 3) ** 2 and work.dispatch == 4
+    assert named_work(request(Kind.GATHER, 2, 16, 1, 1, SAME_3X3)).named_depthwise > 0
+    assert named_work(request(Kind.WEIGHT, 2, 16, 1, 1, SAME_3X3)).named_weight > 0
+
+
+def test_variants_offered():
+    seven = [Rel(S=1, D=1, P=3, K=7, Ns=8, Nb=8)] * 2
+    assert [v.name for v in generic_variants(request(Kind.SCATTER, 2, 32, 1, 1, seven))] == ["pieces", "compact"]
+    assert compact(request(Kind.SCATTER, 2, 32, 1, 1, SAME_3X3)) is None  # 3x3: no compact variant
+    assert compact(request(Kind.SCATTER, 2, 32, 4, 4, seven)) is None  # dense
+    assert compact(request(Kind.SCATTER, 2, 32, 1, 1, seven, peel=Peel.ALWAYS)) is None  # a peel asked for is kept
+    one_op = compact(request(Kind.SCATTER, 2, 32, 1, 1, seven))
+    assert one_op is not None and one_op.choices.peel == Peel.NEVER and one_op.choices.device.scatter_phases
+    assert [v.name for v in im2col_variants(request(Kind.SCATTER, 2, 1, 8, 8, STRIDED))] == ["pieces"]  # col2im has no pieces
+    assert [v.name for v in im2col_variants(request(Kind.GATHER, 2, 1, 8, 8, [Rel(S=1, D=1, P=0, K=3, Ns=6, Nb=8)]))] == ["pieces"]  # nothing to peel
+
+
+def test_the_argmin_follows_the_costs():
+    req = request(Kind.WEIGHT, 2, 1, 8, 16, [PADDED_1D])
+    cheap_matmuls = replace(AVX512_COSTS, matmul_op=0.0, dispatch=0.0, build=0.0, copy_byte=0.0)
+    dear_matmuls = replace(AVX512_COSTS, matmul_op=1e6)
+    pick = registry.choose(request(Kind.WEIGHT, 2, 1, 8, 16, [PADDED_1D], costs=cheap_matmuls))
+    assert (pick.form.name, pick.variant.name) == ("im2col", "pieces")  # exact: fewer multiply-adds
+    pick = registry.choose(request(Kind.WEIGHT, 2, 1, 8, 16, [PADDED_1D], costs=dear_matmuls))
+    assert pick.form.name == "generic"  # im2col's matmuls priced out
+    assert pick.cost == min(dear_matmuls.total(v.work) for f in ("generic", "im2col", "named") for v in registry.form(f).variants(req) if registry.form(f).fits(req))
+
+
+def test_ties_go_to_the_lower_priority():
+    flat = Costs(generic=1.0, generic_weight=1.0, generic_depthwise=1.0, matmul=1.0)
+    req = request(Kind.GATHER, 2, 1, 8, 8, [Rel(S=1, D=1, P=0, K=3, Ns=6, Nb=8)], costs=flat)  # no padding: equal multiply-adds
+    assert registry.choose(req).form.name == "im2col"  # priority 20 before generic's 1000
+
+
+def test_a_forced_form_takes_its_own_cheapest_variant():
+    req = request(Kind.WEIGHT, 2, 1, 8, 16, [PADDED_1D], costs=replace(AVX512_COSTS, matmul_op=1e6), form="im2col")
+    pick = registry.choose(req)
+    assert (pick.form.name, pick.variant.name) == ("im2col", "padded")
+    assert registry.choose(replace(req, choices=replace(req.choices, form="named"))).form.name == "generic"  # named does not fit: fallback
+
+
+def test_candidates_follow_what_the_profile_builds():
+    big = request(Kind.SCATTER, 8, 1, 64, 64, SAME_3X3, device=Device.GPU)
+    assert not registry.form("im2col").candidate(big) and not registry.form("named").candidate(big)
+    assert registry.choose(big).form.name == "generic"
+    for device in (Device.CPU, Device.AVX2, Device.AVX512):
+        assert registry.form("named").candidate(request(Kind.SCATTER, 8, 1, 64, 64, SAME_3X3, device=device))
+
+
+@pytest.mark.parametrize("field", [*FIELDS, "build"])
+def test_cpu_costs_are_the_classes_geometric_mean(field):
+    assert getattr(CPU_COSTS, field) == pytest.approx(math.sqrt(getattr(AVX512_COSTS, field) * getattr(AVX2_COSTS, field)))
+
+
+def test_measured_choices_per_class():
+    """The choices the fitted costs make on measured kernels (bench/results/costfit.txt)."""
+    # resnet-3x3-s1 grad_input: conv_2d_nhwc_hwcf 9.4x faster than col2im on AVX-512, 2.96x slower on AVX2
+    dense = [Rel(S=1, D=1, P=1, K=3, Ns=28, Nb=28)] * 2
+    assert registry.choose(request(Kind.SCATTER, 2, 1, 128, 128, dense, device=Device.AVX512)).form.name == "named"
+    assert registry.choose(request(Kind.SCATTER, 2, 1, 128, 128, dense, device=Device.AVX2)).form.name == "im2col"
+    # resnext-g32 grad_input (Ca = Cb = 4 per group): generic taps 2.4x / 2.8x faster than col2im
+    grouped = [Rel(S=1, D=1, P=1, K=3, Ns=28, Nb=28)] * 2
+    for device in (Device.AVX512, Device.AVX2):
+        assert registry.choose(request(Kind.SCATTER, 2, 32, 4, 4, grouped, device=device)).form.name == "generic"
