@@ -20,9 +20,10 @@ of input size N:
 The window never reaches past N + P, so with count_include_pad and no
 ceil_mode overhang every window holds prod(K): then (and with a
 divisor_override) the divisor is a constant, and the scatter's weight is
-the constant 1/div over grad_output as it is.  Otherwise grad_output is
-divided by div(s) first (one elementwise op computing div from
-linalg.index; f16/bf16 are widened to f32 there), and the weight is ones.
+the constant 1/div over grad_output as it is (f16/bf16 widened to f32).
+Otherwise grad_output is divided by div(s) first (one elementwise op
+computing div from linalg.index, widening f16/bf16 to f32), and the weight
+is ones.
 The scatter goes through the registry's forms and the device profile like
 every convolution kernel (forms/kernels.emit_kernel); taps outside the
 input (the padding, ceil_mode's last window) are never emitted.
@@ -186,16 +187,22 @@ def divide_by_windows(em: Emitter, dy: Value, spec: PoolSpec, rels: list[Rel], a
 
         count: Optional[Value] = None
         for i, r in enumerate(rels):
-            start = op(arith.SUBI, op(arith.MULI, linalg.index(b, 2 + i), c(r.S)), c(r.P))
+            if r.k == 1 and r.P == 0:
+                continue  # every window holds one position: div_i = 1
+            start = linalg.index(b, 2 + i)
+            start = op(arith.MULI, start, c(r.S)) if r.S != 1 else start
+            start = op(arith.SUBI, start, c(r.P)) if r.P else start
             end = op(arith.MINSI, op(arith.ADDI, start, c(r.k)), padded[i])
             if not spec.count_include_pad:
-                start, end = op(arith.MAXSI, start, c(0)), op(arith.MINSI, end, bounds[i])
+                start, end = (op(arith.MAXSI, start, c(0)) if r.P else start), op(arith.MINSI, end, bounds[i])
             size = op(arith.SUBI, end, start)
             count = size if count is None else op(arith.MULI, count, size)
-        assert count is not None
+        value = extend(b, a[0], acc_type)
+        if count is None:
+            return [value]
         count = op(arith.MAXSI, count, c(1))
         as_int = arith.convert(b, arith.INDEX_CAST, count, IntegerType(64))
-        return [op(arith.DIVF, extend(b, a[0], acc_type), arith.convert(b, arith.SITOFP, as_int, acc_type))]
+        return [op(arith.DIVF, value, arith.convert(b, arith.SITOFP, as_int, acc_type))]
 
     ident = AffineMap.identity(rank)
     return em.generic([dy], [out], [ident, ident], ["parallel"] * rank, body)[0]
@@ -216,8 +223,8 @@ def lower_pool_backward(op: Operation, rewriter: Rewriter, choices: KernelChoice
     channels = shape[1] if isinstance(shape[1], int) else em.dim(dy, 1)
     rels = [Rel(S=spec.stride[i], D=1, P=spec.padding[i], K=spec.kernel[i], Ns=em.dim(dy, 2 + i), Nb=shape[2 + i]) for i in range(spec.rank)]
     divisor = constant_divisor(spec, rels)
-    if divisor is not None and acc_type == spec.dtype:
-        weight_value = 1.0 / divisor
+    if divisor is not None:  # f16/bf16 widened first: both kernel inputs in acc_type
+        dy, weight_value = em.convert_elements(dy, acc_type), 1.0 / divisor
     else:
         dy, weight_value = divide_by_windows(em, dy, spec, rels, acc_type), 1.0
     w = em.fill(em.float(weight_value, acc_type), em.empty([channels, 1, *spec.kernel], acc_type))
