@@ -46,7 +46,7 @@ from ...dialects.func import FUNC
 from ...ir.affine import AffineMap
 from ...ir.builder import Builder
 from ...ir.core import Operation, Value
-from ...ir.types import FloatType, IntegerType, ValueTensorType, index
+from ...ir.types import FloatType, IntegerType, ValueTensorType
 from ...passes import PassContext
 from ...rewrite import Rewriter, apply_patterns_to
 from ..forms.kernels import emit_kernel
