@@ -259,5 +259,8 @@ class PoolBwdToLinalg(KernelPass):
     ANCHOR = FUNC
 
     def run(self, op: Operation, ctx: PassContext) -> None:
-        patterns = [LowerPoolBwd(choices=self.choices, stats=ctx.stats, root=definition(name)) for name in POOL_BWD]
+        from .max_pool_bwd import MAX_POOL_BWD, LowerMaxPoolBwd  # it reads this module's list parsing
+
+        patterns: list[KernelPattern] = [LowerPoolBwd(choices=self.choices, stats=ctx.stats, root=definition(name)) for name in POOL_BWD]
+        patterns += [LowerMaxPoolBwd(choices=self.choices, stats=ctx.stats, root=definition(name)) for name in MAX_POOL_BWD]
         apply_patterns_to(op, patterns, erase_dead=ERASE_DEAD)

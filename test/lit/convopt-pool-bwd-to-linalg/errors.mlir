@@ -71,3 +71,32 @@ func.func @zero_divisor(%go: !torch.vtensor<[1,2,2,2,2],f32>, %x: !torch.vtensor
   %r = torch.aten.avg_pool3d_backward %go, %x, %kernel, %kernel, %pad, %false, %true, %int0 : !torch.vtensor<[1,2,2,2,2],f32>, !torch.vtensor<[1,2,4,4,4],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.bool, !torch.int -> !torch.vtensor<[1,2,4,4,4],f32>
   return %r : !torch.vtensor<[1,2,4,4,4],f32>
 }
+
+// -----
+
+func.func @max_pool_non_constant_ceil(%go: !torch.vtensor<[1,1,1,2,2],f32>, %x: !torch.vtensor<[1,1,2,4,4],f32>, %idx: !torch.vtensor<[1,1,1,2,2],si64>, %ceil: !torch.bool) -> !torch.vtensor<[1,1,2,4,4],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %k = torch.prim.ListConstruct %int2 : (!torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  // expected-error @+1 {{unsupported: non-constant ceil_mode}}
+  %r = torch.aten.max_pool3d_with_indices_backward %go, %x, %k, %k, %p, %d, %ceil, %idx : !torch.vtensor<[1,1,1,2,2],f32>, !torch.vtensor<[1,1,2,4,4],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.vtensor<[1,1,1,2,2],si64> -> !torch.vtensor<[1,1,2,4,4],f32>
+  return %r : !torch.vtensor<[1,1,2,4,4],f32>
+}
+
+// -----
+
+func.func @max_pool_i32_indices(%go: !torch.vtensor<[1,1,1,2,2],f32>, %x: !torch.vtensor<[1,1,2,4,4],f32>, %idx: !torch.vtensor<[1,1,1,2,2],si32>) -> !torch.vtensor<[1,1,2,4,4],f32> {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %false = torch.constant.bool false
+  %k = torch.prim.ListConstruct %int2 : (!torch.int) -> !torch.list<int>
+  %p = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %d = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  // expected-error @+1 {{expects 64-bit integer indices}}
+  %r = torch.aten.max_pool3d_with_indices_backward %go, %x, %k, %k, %p, %d, %false, %idx : !torch.vtensor<[1,1,1,2,2],f32>, !torch.vtensor<[1,1,2,4,4],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.vtensor<[1,1,1,2,2],si32> -> !torch.vtensor<[1,1,2,4,4],f32>
+  return %r : !torch.vtensor<[1,1,2,4,4],f32>
+}
