@@ -124,10 +124,7 @@ def picked(em: Emitter, dy: Value, idx: Value, rels: list[Rel], order: list[Dim]
     for i, r in enumerate(rels):
         size_of[Dim("k", i)], size_of[Dim("s", i)] = r.k, r.Ns
     out = em.empty([size_of[name] for name in order], acc_type)
-    strides: list[Ix] = []  # flat(b) = sum b_i * strides[i]
-    for i in range(nd):
-        strides.append(math.prod(r.Nb for r in rels[i + 1:]) if all(isinstance(r.Nb, int) for r in rels[i + 1:]) else
-                       _product(em, [r.Nb for r in rels[i + 1:]]))
+    strides = [_product(em, [r.Nb for r in rels[i + 1:]]) for i in range(nd)]  # flat(b) = sum b_i * strides[i]
     consts = [em.index(x) for x in strides]
     zero = em.float(0.0, acc_type)
     c = em.index
@@ -154,6 +151,7 @@ def picked(em: Emitter, dy: Value, idx: Value, rels: list[Rel], order: list[Dim]
 
 
 def _product(em: Emitter, xs: list[Ix]) -> Ix:
+    """prod(xs), folded where static."""
     out: Ix = 1
     for x in xs:
         out = em.mul(out, x)
