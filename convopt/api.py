@@ -46,6 +46,7 @@ def lower(
     torch_mlir_stages: bool = False,
     name: str = "<input>",
     forward_convs: bool = False,
+    pool_bwd: bool = False,
 ) -> str:
     """Lower every `torch.aten.convolution_backward` to linalg, directly where
     `target` (or `backend_legal_ops`) takes the op, else through the
@@ -62,13 +63,15 @@ def lower(
     "gpu" or "host".  `conv_form` (`--conv-form`): "auto" or the name of a
     registered form (convopt/lowering/forms/registry.py: "generic", "named",
     "im2col").  `forward_convs=True` (`--lower-forward-convs`) also lowers
-    the graph's own aten.convolution ops through convopt's forms.  `name` is
+    the graph's own aten.convolution ops through convopt's forms.
+    `pool_bwd=True` (`--lower-pool-bwd`) also lowers the average-pooling
+    backward ops (avg_pool1d/2d/3d_backward) through the same kernels.  `name` is
     the file name in diagnostics."""
     _check_choice("target", target, TARGETS)
     _check_choice("conv_form", conv_form, forms.names())
     _check_choice("matmul_tiles", matmul_tiles, MATMUL_TILES)
     _check_choice("device", device, DEVICES)
-    pipeline = default_pipeline(True, False, target, _legal_ops(backend_legal_ops), torch_boundary, None if conv_form == "auto" else conv_form, matmul_tiles, device, forward_convs)
+    pipeline = default_pipeline(True, False, target, _legal_ops(backend_legal_ops), torch_boundary, None if conv_form == "auto" else conv_form, matmul_tiles, device, forward_convs, pool_bwd)
     return run_text(_text(module, name), Options(pipeline=pipeline, torch_mlir_stages=torch_mlir_stages), name)
 
 

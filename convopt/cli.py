@@ -46,6 +46,7 @@ _LONG_OPTIONS = (
     "matmul-tiles",
     "device",
     "lower-forward-convs",
+    "lower-pool-bwd",
     "stats",
     "torch-mlir-stages",
     "threads",
@@ -123,6 +124,11 @@ def normalize_argv(argv: list[str]) -> list[str]:
     is_flag=True,
     help="With --lower-conv-bwd, also lower the graph's own aten.convolution ops (and the aten.sum and shape ops convopt-torch-to-linalg takes) through convopt's forms.",
 )
+@click.option(
+    "--lower-pool-bwd",
+    is_flag=True,
+    help="Lower torch.aten.avg_pool1d/2d/3d_backward (which torch-mlir and IREE do not lower) as the scatter of a depthwise convolution; alone or with --lower-conv-bwd.",
+)
 @click.option("--stats", is_flag=True, help="Print, per lowered op, executed and useful multiply-adds and the form chosen (to stderr).")
 @click.option(
     "--torch-mlir-stages",
@@ -179,6 +185,7 @@ class _Flags:
     matmul_tiles: Optional[str]
     device: Optional[str]
     lower_forward_convs: bool
+    lower_pool_bwd: bool
     stats: bool
     torch_mlir_stages: bool
     threads: Optional[int]
@@ -218,12 +225,18 @@ def _pipeline(f: _Flags) -> Optional[str]:
         _usage_error("--torch-mlir-stages applies to --lower-conv-bwd")
     if f.torch_mlir_stages and f.mlir_print_debuginfo:
         _usage_error("--mlir-print-debuginfo cannot be combined with --torch-mlir-stages (torch-mlir's stages do not keep the input's locations)")
-    if f.pass_pipeline is not None and (f.lower_conv_bwd or f.decompose_conv_bwd):
-        _usage_error("--pass-pipeline cannot be combined with --lower-conv-bwd or --decompose-conv-bwd")
+    if f.pass_pipeline is not None and (f.lower_conv_bwd or f.decompose_conv_bwd or f.lower_pool_bwd):
+        _usage_error("--pass-pipeline cannot be combined with --lower-conv-bwd, --decompose-conv-bwd or --lower-pool-bwd")
+    if f.lower_pool_bwd and f.decompose_conv_bwd and not f.lower_conv_bwd:
+        _usage_error("--lower-pool-bwd lowers to linalg: give it alone or with --lower-conv-bwd, not with --decompose-conv-bwd")
+    if f.lower_pool_bwd and not f.lower_conv_bwd and (f.target is not None or f.backend_legal_ops is not None or f.lower_forward_convs or f.torch_mlir_stages):
+        _usage_error("--target, --backend-legal-ops, --lower-forward-convs and --torch-mlir-stages apply to --lower-conv-bwd")
+    if f.pass_pipeline is None and f.lower_pool_bwd and not f.lower_conv_bwd:
+        return default_pipeline(False, False, None, None, f.torch_boundary, f.conv_form, f.matmul_tiles, f.device, pool=True)
     if f.lower_forward_convs and not f.lower_conv_bwd:
         _usage_error("--lower-forward-convs applies to --lower-conv-bwd")
     if f.pass_pipeline is None and (f.lower_conv_bwd or f.decompose_conv_bwd):
-        return default_pipeline(f.lower_conv_bwd, f.decompose_conv_bwd, f.target, f.backend_legal_ops, f.torch_boundary, f.conv_form, f.matmul_tiles, f.device, f.lower_forward_convs)
+        return default_pipeline(f.lower_conv_bwd, f.decompose_conv_bwd, f.target, f.backend_legal_ops, f.torch_boundary, f.conv_form, f.matmul_tiles, f.device, f.lower_forward_convs, f.lower_pool_bwd)
     if f.target is not None or f.backend_legal_ops is not None or f.torch_boundary or f.conv_form is not None or f.matmul_tiles is not None or f.device is not None:
         _usage_error("--target, --backend-legal-ops, --torch-boundary, --conv-form, --matmul-tiles and --device apply to --lower-conv-bwd or --decompose-conv-bwd")
     return f.pass_pipeline

@@ -13,7 +13,7 @@ from typing import Optional
 
 def default_pipeline(
     lower: bool, decompose: bool, target: Optional[str], legal_ops: Optional[str], torch_boundary: bool, conv_form: Optional[str], matmul_tiles: Optional[str] = None,
-    device: Optional[str] = None, forward_convs: bool = False,
+    device: Optional[str] = None, forward_convs: bool = False, pool: bool = False,
 ) -> str:
     """The pipeline text of `--lower-conv-bwd` (lower) or `--decompose-conv-bwd`
     (decompose and not lower).  `legal_ops` is the comma-separated op list of
@@ -22,7 +22,11 @@ def default_pipeline(
     kernel passes.  forward_convs (`--lower-forward-convs`) adds
     convopt-torch-to-linalg with the same kernel options after them: the
     graph's own aten.convolution ops (and the sums and shape ops that pass
-    lowers) go through convopt's forms instead of the backend's lowering."""
+    lowers) go through convopt's forms instead of the backend's lowering.
+    pool (`--lower-pool-bwd`) adds convopt-pool-bwd-to-linalg with the same
+    kernel options after the conv-bwd lowering, or, without lower and
+    decompose, runs it alone (between the symbolic-shape drop and cleanup)."""
+    pool_only = pool and not lower and not decompose
     opts = []
     if target is not None:
         opts.append(f"target={target}")
@@ -43,7 +47,10 @@ def default_pipeline(
     # left in place they keep a lowered function's torch boundary alive and
     # stop torch-mlir's linalg stage (it cannot legalize torch.symbolic_int).
     forward = f"convopt-torch-to-linalg{form}, " if forward_convs else ""
+    pools = f"convopt-pool-bwd-to-linalg{form}, " if pool else ""
+    if pool_only:
+        return f"builtin.module(func.func(convopt-drop-symbolic-shapes, {pools}convopt-cleanup), {boundary})"
     return (
         f"builtin.module(func.func(convopt-drop-symbolic-shapes, convopt-decompose-conv-bwd{{{' '.join(opts)}}}, "
-        f"convopt-conv-bwd-to-linalg{form}, {forward}convopt-cleanup), {boundary})"
+        f"convopt-conv-bwd-to-linalg{form}, {pools}{forward}convopt-cleanup), {boundary})"
     )

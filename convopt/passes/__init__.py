@@ -27,6 +27,7 @@ REGISTRY: dict[str, str] = {
     "convopt-decompose-conv-bwd": "convopt.lowering.patterns.decompose:DecomposeConvBwd",
     "convopt-conv-bwd-to-linalg": "convopt.lowering.patterns.conv_bwd:ConvBwdToLinalg",
     "convopt-torch-to-linalg": "convopt.lowering.patterns.torch_to_linalg:TorchToLinalg",
+    "convopt-pool-bwd-to-linalg": "convopt.lowering.patterns.pool_bwd:PoolBwdToLinalg",
     "convopt-finalize-boundary": "convopt.passes.boundary:FinalizeBoundary",
     "convopt-cleanup": "convopt.passes.cleanup:Cleanup",
     "convopt-drop-symbolic-shapes": "convopt.passes.symbolic:DropSymbolicShapes",

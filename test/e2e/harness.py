@@ -216,11 +216,13 @@ def _options(args: tuple[str, ...]) -> str:
 
     target = None
     legal = None
-    lower_ = decompose = False
+    lower_ = decompose = pool = False
     form = tiles = device = None
     for a in args:
         if a == "--lower-conv-bwd":
             lower_ = True
+        elif a == "--lower-pool-bwd":
+            pool = True
         elif a == "--decompose-conv-bwd":
             decompose = True
         elif a.startswith("--target="):
@@ -233,7 +235,7 @@ def _options(args: tuple[str, ...]) -> str:
             tiles = a.split("=", 1)[1]
         elif a.startswith("--device="):
             device = a.split("=", 1)[1]
-    return default_pipeline(lower_, decompose, target, legal, False, form, tiles, device)
+    return default_pipeline(lower_, decompose, target, legal, False, form, tiles, device, pool=pool)
 
 
 COMPILE_CACHE = os.environ.get("CONVOPT_E2E_CACHE")

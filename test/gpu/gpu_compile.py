@@ -117,11 +117,12 @@ def _children_cpu() -> float:
 
 
 def convopt_output(text: str, device: Optional[str], decomposed: bool = False) -> str:
-    """convopt --lower-conv-bwd [--device=...] [--backend-legal-ops=] of a torch IR text (in-process)."""
+    """convopt --lower-conv-bwd --lower-pool-bwd [--device=...] [--backend-legal-ops=]
+    of a torch IR text (in-process): README's GPU recipe."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
     import harness
 
-    args = ["--lower-conv-bwd"]
+    args = ["--lower-conv-bwd", "--lower-pool-bwd"]
     if decomposed:
         args.append("--backend-legal-ops=")
     if device:

@@ -24,6 +24,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
 import harness  # noqa: E402
+import pool_harness  # noqa: E402
 
 FULL = os.environ.get("CONVOPT_GPU_FULL") == "1"
 MODELS = Path(__file__).resolve().parents[1] / "models"
@@ -104,6 +105,24 @@ def test_gpu_build(name: str, target: str) -> None:
     if known is not None and not raw.ok:
         pytest.xfail(f"{known} (convopt: {built.short()}; raw import: {raw.short()})")
     pytest.fail(f"{name} for {target}: convopt --device=gpu does not build: {built.short()}; the raw import: {raw.short()}")
+
+
+# Average-pooling backward (pool_harness.matrix(), --lower-pool-bwd
+# --device=gpu): two rows per target in make test (a ceil_mode row with a
+# per-window divisor, a dynamic-batch stride-1 row), every row under
+# CONVOPT_GPU_FULL=1.  The raw import has no lowering for the op at all.
+POOL_SLICE = ("2d_k3s2p1_ceil_exclude", "2d_dynamic_batch_k3s1p1")
+
+
+def pool_cases() -> list[tuple[str, str]]:
+    return [(c.name, t) for c in pool_harness.matrix() if FULL or c.name in POOL_SLICE for t in gpu_compile.TARGETS]
+
+
+@pytest.mark.parametrize("name,target", pool_cases(), ids=lambda x: x)
+def test_gpu_build_pool(name: str, target: str) -> None:
+    cfg = {c.name: c for c in pool_harness.matrix()}[name]
+    built = gpu_compile.compile_text(gpu_compile.convopt_output(pool_harness.torch_ir(cfg), "gpu"), target)
+    assert built.ok, f"{name} for {target}: convopt --lower-pool-bwd --device=gpu does not build: {built.short()}"
 
 
 def test_known_failures_are_reproduced() -> None:

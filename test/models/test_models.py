@@ -143,6 +143,7 @@ def test_model(name: str, pipeline: str, tmp_path: Path, vmfb_cache: Path, reque
     for path in lowered.convopt_outputs:
         left = mp.count_conv_bwd(path.read_text())
         assert left == 0 and mp.CONV_BWD not in path.read_text(), f"{path}: convopt left {left} of {n_conv} convolution_backward ops"
+        assert not mp.AVG_POOL_BWD.search(path.read_text()), f"{path}: convopt left an avg_pool backward op"
     if pipeline == "iree-forward-convs":
         assert "torch.aten.convolution " not in lowered.path.read_text(), f"{lowered.path}: a forward aten.convolution was left"
     if "frontend" in lowered.stages:

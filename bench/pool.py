@@ -1,0 +1,145 @@
+"""bench/pool: average-pooling backward per op, convopt --lower-pool-bwd
+(compiled by IREE, llvm-cpu) against PyTorch's CPU kernel
+(torch.ops.aten.avg_pool2d_backward / avg_pool3d_backward), and, with
+--max-pool, torch-mlir's lowering of max_pool2d_with_indices_backward
+against PyTorch's.
+
+The layers are the pooling layers of the nets people train (DenseNet-121's
+transitions, Inception-v3's 3x3 stride-1 pool branches, ResNet-D's
+downsampling, a 3-D video pool) at batch --batch.  Every call is checked
+against PyTorch, then all are timed in interleaved rounds (one call of
+each per round, the order rotated each round, after a warm-up round) with
+the processes of $CONVOPT_BENCH_PAUSE_CWD stopped (load.paused); reported:
+the median over the rounds and the spread (min-max) in ms, and the ratio of
+the medians to PyTorch.
+
+    python bench/pool.py [--rounds 15] [--threads 2] [--batch 4] [--layers a,b] [--max-pool] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "test", "e2e"))
+
+import harness  # noqa: E402
+import pool_harness as ph  # noqa: E402
+from emitted import timed_module  # noqa: E402
+from load import OthersBusy, paused  # noqa: E402
+
+
+def layers(batch: int) -> dict[str, ph.PoolConfig]:
+    """name -> configuration (batch `batch`)."""
+    return {
+        "densenet_t1_128x56": ph.P("densenet_t1_128x56", batch=batch, channels=128, spatial=56),
+        "densenet_t2_256x28": ph.P("densenet_t2_256x28", batch=batch, channels=256, spatial=28),
+        "densenet_t3_512x14": ph.P("densenet_t3_512x14", batch=batch, channels=512, spatial=14),
+        "inception_192x35_k3s1p1": ph.P("inception_192x35_k3s1p1", batch=batch, channels=192, spatial=35, kernel=3, stride=1, padding=1),
+        "inception_768x17_k3s1p1": ph.P("inception_768x17_k3s1p1", batch=batch, channels=768, spatial=17, kernel=3, stride=1, padding=1),
+        "resnetd_256x56_ceil_exclude": ph.P("resnetd_256x56_ceil_exclude", batch=batch, channels=256, spatial=55, ceil_mode=True, count_include_pad=False),
+        "k3s2p1_ceil_exclude_96x33": ph.P("k3s2p1_ceil_exclude_96x33", batch=batch, channels=96, spatial=33, kernel=3, stride=2, padding=1, ceil_mode=True, count_include_pad=False),
+        "video_3d_64x8x28": ph.P("video_3d_64x8x28", nd=3, batch=batch, channels=64, spatial=(8, 28, 28), kernel=(1, 2, 2)),
+        "densenet_t2_256x28_bf16": ph.P("densenet_t2_256x28_bf16", batch=batch, channels=256, spatial=28, dtype="bf16"),
+    }
+
+
+def pytorch_call(cfg: ph.PoolConfig, go, x):
+    import torch
+
+    _, kernel, stride, padding = cfg.params()
+    tdt = getattr(torch, harness.TORCH_DTYPES[cfg.dtype])
+    g, i = (torch.from_numpy(a).to(tdt) for a in (go, x))
+    fn = torch.ops.aten.avg_pool2d_backward if cfg.rank == 2 else torch.ops.aten.avg_pool3d_backward
+    args = (list(kernel), list(stride) if cfg.stride else [], list(padding), cfg.ceil_mode, cfg.count_include_pad, cfg.divisor_override)
+    return lambda: fn(g, i, *args)
+
+
+def time_rounds(calls: dict, rounds: int) -> tuple[dict[str, list[float]], float]:
+    """ms of each call in each of `rounds` interleaved rounds (after a
+    warm-up round, each round starting one call later), with the bench's
+    helpers paused; and the others' share of the CPU meanwhile."""
+    names = list(calls)
+    times: dict[str, list[float]] = {k: [] for k in names}
+    with paused():
+        probe = OthersBusy().start()
+        for r in range(rounds + 1):
+            for k in names[r % len(names):] + names[: r % len(names)]:
+                start = time.perf_counter()
+                calls[k]()
+                if r:
+                    times[k].append((time.perf_counter() - start) * 1e3)
+        busy = probe.value()
+    return times, busy
+
+
+def run_avg(cfg: ph.PoolConfig, rounds: int, threads: int) -> dict:
+    import numpy as np
+    import torch
+
+    torch.set_num_threads(threads)
+    go, x = ph.inputs(cfg)
+    lowered = ph.lower(ph.torch_ir(cfg))
+    fn, to_device = timed_module(lowered, threads)
+    args = [to_device(harness.to_device(a, cfg.dtype)) for a in (go, x)]
+    got = np.asarray(fn(*args).to_host()).astype(np.float64)
+    err = ph.compare(cfg, got, ph.reference(cfg, go, x))
+    calls = {"convopt": lambda: fn(*args), "PyTorch": pytorch_call(cfg, go, x)}
+    times, busy = time_rounds(calls, rounds)
+    return summary(cfg.name, cfg.dtype, times, busy, {"convopt": err})
+
+
+def summary(name: str, dtype: str, times: dict[str, list[float]], busy: float, errors: dict) -> dict:
+    med = {k: statistics.median(v) for k, v in times.items()}
+    return {
+        "layer": name, "dtype": dtype, "median_ms": med, "min_ms": {k: min(v) for k, v in times.items()},
+        "max_ms": {k: max(v) for k, v in times.items()}, "errors": errors, "others_busy": busy,
+        "ratio_to_pytorch": {k: med[k] / med["PyTorch"] for k in med if k != "PyTorch"},
+    }
+
+
+def report(rows: list[dict]) -> str:
+    out = [f"{'layer':34} {'dtype':5} {'variant':10} {'median ms':>10} {'spread (min-max)':>18} {'x PyTorch':>9}  busy"]
+    for row in rows:
+        for k, med in row["median_ms"].items():
+            ratio = row["ratio_to_pytorch"].get(k)
+            spread = f"{row['min_ms'][k]:.3f}-{row['max_ms'][k]:.3f}"
+            out.append(f"{row['layer']:34} {row['dtype']:5} {k:10} {med:10.3f} {spread:>18} {'' if ratio is None else f'{ratio:.2f}x':>9}  {row['others_busy']:.2f}")
+    return "\n".join(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--batch", type=int, default=4)
+    ap.add_argument("--layers", default="")
+    ap.add_argument("--max-pool", action="store_true", help="time torch-mlir's max_pool2d_with_indices_backward instead (maxpool_study.py)")
+    ap.add_argument("--out", default=os.path.join(HERE, "results"))
+    a = ap.parse_args()
+    if a.max_pool:
+        from maxpool_study import bench_rows
+
+        rows = bench_rows(a.rounds, a.threads, a.batch)
+        tag = "maxpool"
+    else:
+        chosen = layers(a.batch)
+        names = [n for n in a.layers.split(",") if n] or list(chosen)
+        rows = []
+        for n in names:
+            rows.append(run_avg(chosen[n], a.rounds, a.threads))
+            print(report(rows[-1:]).splitlines()[-1 - len(rows[-1]["median_ms"]) + 1:][0], flush=True)
+        tag = "pool"
+    print(report(rows))
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, f"{tag}.json"), "w") as f:
+        json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,38 @@
+"""End to end: average-pooling backward through convopt --lower-pool-bwd,
+IREE (llvm-cpu) and PyTorch, over the configuration space of
+pool_harness.matrix().  make test: the FAST slice on the default forms and
+two rows on each other path; CONVOPT_E2E_FORMS=all (make test-full): every
+row on every path."""
+
+from __future__ import annotations
+
+import os
+
+import pool_harness as ph
+import pytest
+from conftest import record
+
+PATHS = {
+    "auto": ("--lower-pool-bwd",),
+    "recipe": ("--lower-conv-bwd", "--lower-pool-bwd"),
+    "avx2": ("--lower-pool-bwd", "--device=avx2"),
+    "gpu-forms": ("--lower-pool-bwd", "--device=gpu"),
+    "im2col": ("--lower-pool-bwd", "--conv-form=im2col"),
+    "named": ("--lower-pool-bwd", "--conv-form=named"),
+}
+OTHER_PATH_ROWS = {"2d_k3s2p1_ceil_exclude", "3d_k2s2"}
+EVERYTHING = os.environ.get("CONVOPT_E2E_FORMS") == "all"
+
+
+def _cases() -> list:
+    rows = ph.matrix() if EVERYTHING else ph.selected()
+    cases = [pytest.param(c, "auto", id=f"{c.name}-auto") for c in rows]
+    others = ph.matrix() if EVERYTHING else [c for c in ph.matrix() if c.name in OTHER_PATH_ROWS]
+    cases += [pytest.param(c, p, id=f"{c.name}-{p}") for c in others for p in PATHS if p != "auto"]
+    return cases
+
+
+@pytest.mark.parametrize("cfg,path", _cases())
+def test_pool_backward_matches_torch(cfg: ph.PoolConfig, path: str) -> None:
+    err = ph.check(cfg, PATHS[path])
+    record({"path": f"pool-{path}", "name": cfg.name, "errors": [err], "executed": 0, "useful": 0})
