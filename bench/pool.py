@@ -133,7 +133,7 @@ def main() -> None:
         rows = []
         for n in names:
             rows.append(run_avg(chosen[n], a.rounds, a.threads))
-            print(report(rows[-1:]).splitlines()[-1 - len(rows[-1]["median_ms"]) + 1:][0], flush=True)
+            print("\n".join(report(rows[-1:]).splitlines()[1:]), flush=True)
         tag = "pool"
     print(report(rows))
     os.makedirs(a.out, exist_ok=True)
