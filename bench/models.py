@@ -6,7 +6,7 @@ function of inputs, weights, buffers and cotangents), the same graph goes
 through five pipelines, each compiled by IREE (llvm-cpu,
 --iree-llvmcpu-target-cpu=host) and run by its local-task runtime:
 
-  convopt + IREE         raw -> convopt --lower-conv-bwd -> iree-compile --iree-input-type=torch
+  convopt + IREE         raw -> convopt --lower-conv-bwd --lower-pool-bwd -> iree-compile --iree-input-type=torch
   convopt + torch-mlir   raw -> torch-mlir-opt frontend stage (convolution_backward legal)
                          -> convopt --lower-conv-bwd -> torch-mlir-opt linalg stage -> iree-compile
   torch-mlir direct      raw -> frontend stage (convolution_backward legal) -> linalg stage
@@ -121,14 +121,14 @@ IREE_FLAGS = ["--iree-hal-target-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=
 STAGES: dict[str, tuple[str, tuple[str, ...], str]] = {
     "frontend": ("torch-mlir-opt", (f"--pass-pipeline={FRONTEND}",), "raw"),
     "frontend-decomposed": ("torch-mlir-opt", (f"--pass-pipeline={FRONTEND_DECOMPOSED}",), "raw"),
-    "convopt(raw)": ("convopt", ("--lower-conv-bwd",), "raw"),
-    "convopt-fwd(raw)": ("convopt", ("--lower-conv-bwd", "--lower-forward-convs"), "raw"),
-    "convopt(frontend)": ("convopt", ("--lower-conv-bwd",), "frontend"),
+    "convopt(raw)": ("convopt", ("--lower-conv-bwd", "--lower-pool-bwd"), "raw"),
+    "convopt-fwd(raw)": ("convopt", ("--lower-conv-bwd", "--lower-pool-bwd", "--lower-forward-convs"), "raw"),
+    "convopt(frontend)": ("convopt", ("--lower-conv-bwd", "--lower-pool-bwd"), "frontend"),
     "linalg(convopt)": ("torch-mlir-opt", (f"--pass-pipeline={LINALG}",), "convopt(frontend)"),
     "linalg(direct)": ("torch-mlir-opt", (f"--pass-pipeline={LINALG}",), "frontend"),
     "linalg(decomposed)": ("torch-mlir-opt", (f"--pass-pipeline={LINALG}",), "frontend-decomposed"),
     # tool wall time only (not compiled)
-    "one-command": ("convopt", ("--lower-conv-bwd", "--torch-mlir-stages"), "raw"),
+    "one-command": ("convopt", ("--lower-conv-bwd", "--lower-pool-bwd", "--torch-mlir-stages"), "raw"),
     "torch-mlir-opt convert": ("torch-mlir-opt", (f"--pass-pipeline={TM_CONVERT}",), "frontend"),
 }
 

@@ -78,20 +78,27 @@ def time_rounds(calls: dict, rounds: int) -> tuple[dict[str, list[float]], float
     return times, busy
 
 
-def run_avg(cfg: ph.PoolConfig, rounds: int, threads: int) -> dict:
+VARIANTS = {"convopt": ("--lower-pool-bwd",), "convopt gpu": ("--lower-pool-bwd", "--device=gpu")}
+"""--variants: the convopt flags each variant lowers with (gpu: the GPU
+profile's forms, whose scatter interleaves its phases by one op)."""
+
+
+def run_avg(cfg: ph.PoolConfig, rounds: int, threads: int, variants: dict[str, tuple[str, ...]]) -> dict:
     import numpy as np
     import torch
 
     torch.set_num_threads(threads)
     go, x = ph.inputs(cfg)
-    lowered = ph.lower(ph.torch_ir(cfg))
-    fn, to_device = timed_module(lowered, threads)
-    args = [to_device(harness.to_device(a, cfg.dtype)) for a in (go, x)]
-    got = np.asarray(fn(*args).to_host()).astype(np.float64)
-    err = ph.compare(cfg, got, ph.reference(cfg, go, x))
-    calls = {"convopt": lambda: fn(*args), "PyTorch": pytorch_call(cfg, go, x)}
+    ref = ph.reference(cfg, go, x)
+    calls, errors = {}, {}
+    for name, flags in variants.items():
+        fn, to_device = timed_module(ph.lower(ph.torch_ir(cfg), flags), threads)
+        args = [to_device(harness.to_device(a, cfg.dtype)) for a in (go, x)]
+        errors[name] = ph.compare(cfg, np.asarray(fn(*args).to_host()).astype(np.float64), ref)
+        calls[name] = lambda fn=fn, args=args: fn(*args)
+    calls["PyTorch"] = pytorch_call(cfg, go, x)
     times, busy = time_rounds(calls, rounds)
-    return summary(cfg.name, cfg.dtype, times, busy, {"convopt": err})
+    return summary(cfg.name, cfg.dtype, times, busy, errors)
 
 
 def summary(name: str, dtype: str, times: dict[str, list[float]], busy: float, errors: dict) -> dict:
@@ -104,12 +111,12 @@ def summary(name: str, dtype: str, times: dict[str, list[float]], busy: float, e
 
 
 def report(rows: list[dict]) -> str:
-    out = [f"{'layer':34} {'dtype':5} {'variant':10} {'median ms':>10} {'spread (min-max)':>18} {'x PyTorch':>9}  busy"]
+    out = [f"{'layer':34} {'dtype':5} {'variant':11} {'median ms':>10} {'spread (min-max)':>18} {'x PyTorch':>9}  busy"]
     for row in rows:
         for k, med in row["median_ms"].items():
             ratio = row["ratio_to_pytorch"].get(k)
             spread = f"{row['min_ms'][k]:.3f}-{row['max_ms'][k]:.3f}"
-            out.append(f"{row['layer']:34} {row['dtype']:5} {k:10} {med:10.3f} {spread:>18} {'' if ratio is None else f'{ratio:.2f}x':>9}  {row['others_busy']:.2f}")
+            out.append(f"{row['layer']:34} {row['dtype']:5} {k:11} {med:10.3f} {spread:>18} {'' if ratio is None else f'{ratio:.2f}x':>9}  {row['others_busy']:.2f}")
     return "\n".join(out)
 
 
@@ -119,6 +126,7 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--batch", type=int, default=4)
     ap.add_argument("--layers", default="")
+    ap.add_argument("--variants", default="convopt", help=f"comma-separated, of {', '.join(VARIANTS)}")
     ap.add_argument("--max-pool", action="store_true", help="time torch-mlir's max_pool2d_with_indices_backward instead (maxpool_study.py)")
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     a = ap.parse_args()
@@ -132,8 +140,8 @@ def main() -> None:
         names = [n for n in a.layers.split(",") if n] or list(chosen)
         rows = []
         for n in names:
-            rows.append(run_avg(chosen[n], a.rounds, a.threads))
-            print(report(rows[-1:]).splitlines()[-1 - len(rows[-1]["median_ms"]) + 1:][0], flush=True)
+            rows.append(run_avg(chosen[n], a.rounds, a.threads, {v: VARIANTS[v] for v in a.variants.split(",")}))
+            print("\n".join(report(rows[-1:]).splitlines()[1:]), flush=True)
         tag = "pool"
     print(report(rows))
     os.makedirs(a.out, exist_ok=True)
