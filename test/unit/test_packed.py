@@ -107,7 +107,8 @@ def test_pipeline_text_and_pass_listing():
     assert "convopt-conv-bwd-to-linalg{conv-form=im2col matmul-tiles=avx512}" in text
     assert "matmul-tiles" not in default_pipeline(False, True, None, None, False, None, "avx512")  # decompose only: no kernels
     listing = describe_passes()
-    assert listing.count("matmul-tiles=none") == 3 and "none|avx512|host" in listing
+    # the kernel passes: conv-bwd-to-linalg, decompose-conv-bwd, torch-to-linalg, pool-bwd-to-linalg
+    assert listing.count("matmul-tiles=none") == 4 and "none|avx512|host" in listing
 
 
 PACKED = """func.func @main(%a: tensor<5x7xf32>, %b: tensor<7x3xf32>) -> tensor<5x3xf32> {

@@ -319,3 +319,17 @@ def read_conv_backward(op: Operation) -> ConvBackward:
         if shape is None or len(shape) != 1 or bias_t.dtype != spec.dtype or None not in (shape[0], channels) and shape[0] != channels:
             raise invalid(op, f"expects result #2 of type '!torch.vtensor<[{'?' if channels is None else channels}],{spec.dtype}>', got '{bias_t}'")
     return ConvBackward(spec, go, x, w, tuple(mask))  # type: ignore[arg-type]
+
+
+def constant_ints(op: Operation, v: Value, name: str, rank: int, empty_is: Optional[tuple[int, ...]] = None) -> tuple[int, ...]:
+    """A constant list of 1 or `rank` ints (one is repeated; empty: empty_is)."""
+    values = constant_list(v)
+    if values is None:
+        raise unsupported(op, f"non-constant {name} list (expected torch.prim.ListConstruct of torch.constant.int)")
+    if not values and empty_is is not None:
+        return empty_is
+    if len(values) == 1:
+        values = values * rank
+    if len(values) != rank:
+        raise invalid(op, f"expects 1 or {rank} {name} values, got {len(values)}")
+    return tuple(values)

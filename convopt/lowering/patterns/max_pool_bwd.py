@@ -47,9 +47,8 @@ from ..kernel.emit import Emitter, Ix, extend
 from ..kernel.relation import Rel, tap_range
 from ..kernel.request import accumulator_type
 from .conv_bwd import finish
-from .conv_spec import MAX_KERNEL_TAPS, MAX_SPATIAL_SIZE, _dtype, _shaped, constant_bool, invalid, unsupported
+from .conv_spec import MAX_KERNEL_TAPS, MAX_SPATIAL_SIZE, _dtype, _shaped, constant_bool, constant_ints, invalid, unsupported
 from .options import KernelPattern
-from .pool_bwd import _ints
 
 MAX_POOL_BWD: dict[str, int] = {torch.MAX_POOL3D_WITH_INDICES_BACKWARD: 3}
 """The max-pool backward ops convopt lowers, with their spatial rank (the
@@ -80,10 +79,10 @@ def read_max_pool_backward(op: Operation) -> MaxPoolSpec:
     shape, gshape, ishape = xt.shape or (), gt.shape or (), it.shape or ()
     if len(shape) not in (nd + 1, nd + 2) or len(gshape) != len(shape) or len(ishape) != len(shape):
         raise invalid(op, f"expects input, grad_output and indices of rank {nd + 1} or {nd + 2}, got '{xt}', '{gt}' and '{it}'")
-    kernel = _ints(op, args.kernel_size, "kernel_size", nd)
-    stride = _ints(op, args.stride, "stride", nd, empty_is=kernel)
-    padding = _ints(op, args.padding, "padding", nd)
-    dilation = _ints(op, args.dilation, "dilation", nd)
+    kernel = constant_ints(op, args.kernel_size, "kernel_size", nd)
+    stride = constant_ints(op, args.stride, "stride", nd, empty_is=kernel)
+    padding = constant_ints(op, args.padding, "padding", nd)
+    dilation = constant_ints(op, args.dilation, "dilation", nd)
     if constant_bool(args.ceil_mode) is None:
         raise unsupported(op, "non-constant ceil_mode")
     if min(kernel) < 1 or min(stride) < 1 or min(dilation) < 1:

@@ -55,7 +55,8 @@ from ..kernel.relation import Kind, Rel
 from ..kernel.request import DEFAULT_CHOICES, KernelChoices, KernelRequest, accumulator_type
 from ..kernel.roles import A_LAYOUT, B_LAYOUT, W_LAYOUT
 from .conv_bwd import finish
-from .conv_spec import MAX_KERNEL_TAPS, MAX_SPATIAL_SIZE, _dtype, _shaped, constant_bool, constant_int, constant_list, invalid, is_none, unsupported
+from .conv_spec import MAX_KERNEL_TAPS, MAX_SPATIAL_SIZE, _dtype, _shaped, constant_bool, constant_int, constant_ints, invalid, is_none, unsupported
+from .max_pool_bwd import MAX_POOL_BWD, LowerMaxPoolBwd
 from .options import ERASE_DEAD, KernelPass, KernelPattern
 
 POOL_BWD: dict[str, int] = {torch.AVG_POOL1D_BACKWARD: 1, torch.AVG_POOL2D_BACKWARD: 2, torch.AVG_POOL3D_BACKWARD: 3}
@@ -88,20 +89,6 @@ def pool_output_size(n: int, k: int, s: int, p: int, ceil_mode: bool) -> int:
     return out
 
 
-def _ints(op: Operation, v: Value, name: str, rank: int, empty_is: Optional[tuple[int, ...]] = None) -> tuple[int, ...]:
-    """A constant list of 1 or `rank` ints (one is repeated; empty: empty_is)."""
-    values = constant_list(v)
-    if values is None:
-        raise unsupported(op, f"non-constant {name} list (expected torch.prim.ListConstruct of torch.constant.int)")
-    if not values and empty_is is not None:
-        return empty_is
-    if len(values) == 1:
-        values = values * rank
-    if len(values) != rank:
-        raise invalid(op, f"expects 1 or {rank} {name} values, got {len(values)}")
-    return tuple(values)
-
-
 def read_pool_backward(op: Operation) -> PoolSpec:
     """Validate an avg_pool backward as PyTorch does (avg_pool2d's checks)
     and read its parameters; anything convopt cannot lower is a located
@@ -116,9 +103,9 @@ def read_pool_backward(op: Operation) -> PoolSpec:
     shape, gshape = xt.shape or (), gt.shape or ()
     if len(shape) not in (nd + 1, nd + 2) or len(gshape) != len(shape):
         raise invalid(op, f"expects input and grad_output of rank {nd + 1} or {nd + 2}, got '{xt}' and '{gt}'")
-    kernel = _ints(op, args.kernel_size, "kernel_size", nd)
-    stride = _ints(op, args.stride, "stride", nd, empty_is=kernel)
-    padding = _ints(op, args.padding, "padding", nd)
+    kernel = constant_ints(op, args.kernel_size, "kernel_size", nd)
+    stride = constant_ints(op, args.stride, "stride", nd, empty_is=kernel)
+    padding = constant_ints(op, args.padding, "padding", nd)
     ceil_mode, include = constant_bool(args.ceil_mode), constant_bool(args.count_include_pad)
     if ceil_mode is None or include is None:
         raise unsupported(op, "non-constant ceil_mode or count_include_pad")
@@ -259,8 +246,6 @@ class PoolBwdToLinalg(KernelPass):
     ANCHOR = FUNC
 
     def run(self, op: Operation, ctx: PassContext) -> None:
-        from .max_pool_bwd import MAX_POOL_BWD, LowerMaxPoolBwd  # it reads this module's list parsing
-
         patterns: list[KernelPattern] = [LowerPoolBwd(choices=self.choices, stats=ctx.stats, root=definition(name)) for name in POOL_BWD]
         patterns += [LowerMaxPoolBwd(choices=self.choices, stats=ctx.stats, root=definition(name)) for name in MAX_POOL_BWD]
         apply_patterns_to(op, patterns, erase_dead=ERASE_DEAD)
