@@ -298,15 +298,30 @@ def median(xs: list[float]) -> float:
     return ys[mid] if len(ys) % 2 else (ys[mid - 1] + ys[mid]) / 2
 
 
+def quartiles(xs: list[float]) -> tuple[float, float, float]:
+    """(first quartile, median, third quartile), linear between ranks."""
+    ys = sorted(xs)
+
+    def q(f: float) -> float:
+        pos = f * (len(ys) - 1)
+        lo = int(pos)
+        return ys[lo] + (ys[min(lo + 1, len(ys) - 1)] - ys[lo]) * (pos - lo)
+
+    return q(0.25), q(0.5), q(0.75)
+
+
 def ratio_spread(row: dict, a: str, b: str) -> Optional[tuple[float, float, float]]:
-    """(median, min, max) over the rounds of time(a) / time(b) in the same
-    round: how stable the ratio a/b was in this run (None when either is
-    missing or wrong)."""
+    """(median, first quartile, third quartile) over the rounds of
+    time(a) / time(b) in the same round: how stable the ratio a/b was in
+    this run (None when either is missing or wrong).  Quartiles rather than
+    the extremes: a call here now and then loses a scheduler time slice
+    (+3-5 ms, on any variant, also with every other process paused), which
+    the median and the quartiles ride out and the extremes do not."""
     sa, sb = row.get("samples_ms", {}).get(a), row.get("samples_ms", {}).get(b)
     if not sa or not sb or not ok(row, a) or not ok(row, b):
         return None
-    rs = [x / y for x, y in zip(sa, sb)]
-    return median(rs), min(rs), max(rs)
+    q1, med, q3 = quartiles([x / y for x, y in zip(sa, sb)])
+    return med, q1, q3
 
 
 def relative_error(got, ref) -> float:
@@ -834,10 +849,11 @@ def report_summary(rows: list[dict]) -> list[str]:
 
 def report_recipe(rows: list[dict]) -> list[str]:
     """README's recipe against what a user would run instead: per-round
-    ratios, median [min-max] over the rounds of one run, and build CPU s."""
+    ratios, median [first-third quartile] over the rounds of one run, and
+    build CPU s."""
     refs = (("PyTorch", "/PyTorch"), ("Inductor", "/Inductor"), ("IREE torch input", "/IREE own"), ("convopt + IREE", "/no fwd"))
     head = f"{'model':24}" + "".join(f" {label:>19}" for _, label in refs) + f" {'build cpu-s':>11} {'/raw build':>10}"
-    lines = [f"README recipe ({RECIPE}): time ratio, median [min-max] of the per-round ratios", head, "-" * len(head)]
+    lines = [f"README recipe ({RECIPE}): time ratio, median [quartiles] of the per-round ratios", head, "-" * len(head)]
 
     def cell(r) -> str:
         return f"{r[0]:5.2f} [{r[1]:4.2f}-{r[2]:4.2f}]" if r else "-"
