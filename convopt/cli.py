@@ -54,6 +54,7 @@ _LONG_OPTIONS = (
     "timing",
     "mlir-print-ir-before",
     "mlir-print-ir-after",
+    "allow-unregistered-dialect",
     "version",
     "help",
 )
@@ -141,6 +142,7 @@ def normalize_argv(argv: list[str]) -> list[str]:
 @click.option("--mlir-timing", "--timing", "mlir_timing", is_flag=True, help="Print the wall time of parsing, verifying, each pass and the output to stderr, in mlir-opt's report layout.")
 @click.option("--mlir-print-ir-before", multiple=True, metavar="PASS", help="Print the IR before each run of the pass PASS to stderr (repeatable, or comma-separated names).")
 @click.option("--mlir-print-ir-after", multiple=True, metavar="PASS", help="Print the IR after each run of the pass PASS to stderr (repeatable, or comma-separated names).")
+@click.option("--allow-unregistered-dialect", is_flag=True, help="Let ops of dialects convopt does not know through (kept, printed in the generic form); an unknown op of a known dialect is an error all the same.")
 @click.version_option(__version__, "--version", prog_name="convopt")
 def main(input_path: str, output_path: str, **flags: Any) -> None:
     """Lower torch-mlir's convolution backward to linalg (mlir-opt style).
@@ -186,6 +188,7 @@ class _Flags:
     mlir_timing: bool
     mlir_print_ir_before: tuple[str, ...]
     mlir_print_ir_after: tuple[str, ...]
+    allow_unregistered_dialect: bool
 
 
 def _options(input_path: str, output_path: str, f: _Flags) -> Options:
@@ -209,6 +212,7 @@ def _options(input_path: str, output_path: str, f: _Flags) -> Options:
         timing=f.mlir_timing,
         print_ir_before=_pass_names("--mlir-print-ir-before", f.mlir_print_ir_before),
         print_ir_after=_pass_names("--mlir-print-ir-after", f.mlir_print_ir_after),
+        allow_unregistered_dialect=f.allow_unregistered_dialect,
     )
 
 

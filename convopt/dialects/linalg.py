@@ -298,11 +298,7 @@ def _contraction_maps(lhs: str, rhs: str, out: str) -> list[AffineMap]:
 
 MATMULS = {
     MATMUL: ("mk", "kn", "mn"),
-    "linalg.matmul_transpose_a": ("km", "kn", "mn"),
-    "linalg.matmul_transpose_b": ("mk", "nk", "mn"),
     BATCH_MATMUL: ("bmk", "bkn", "bmn"),
-    "linalg.batch_matmul_transpose_a": ("bkm", "bkn", "bmn"),
-    "linalg.batch_matmul_transpose_b": ("bmk", "bnk", "bmn"),
     "linalg.matvec": ("mk", "k", "m"),
     "linalg.vecmat": ("k", "kn", "n"),
     "linalg.batch_matvec": ("bmk", "bk", "bm"),
@@ -428,7 +424,7 @@ CONVS = frozenset(_conv_names())
 ELEMENTWISE = tuple(
     f"linalg.{n}" for n in (
         "exp log abs ceil floor negf reciprocal round sqrt rsqrt square tanh erf "
-        "add sub mul div div_unsigned max min powf select elemwise_unary elemwise_binary"
+        "add sub mul div div_unsigned max min powf select"
     ).split()
 )
 """The elementwise named ops (identity maps), defined with the structured

@@ -85,9 +85,8 @@ def check(name: str, text: str) -> list[Diagnostic]:
     """The diagnostics `convopt FILE` reports (parse and verify), one per
     failing chunk, each located in its chunk's SourceFile."""
     engine = DiagnosticEngine()
-    chunks, split = _chunks(name, text)
-    for chunk in chunks:
-        process(chunk, Options(), engine, allow_empty=split)
+    for chunk in _chunks(name, text)[0]:
+        process(chunk, Options(), engine)
     return engine.diagnostics
 
 
@@ -115,10 +114,9 @@ def lowering_report(name: str, text: str, settings: Settings) -> LoweringReport:
     remarks and stats lines under the line of the op they are about."""
     engine = DiagnosticEngine(remarks=True)
     stats: list[str] = []
-    chunks, split = _chunks(name, text)
     options = Options(pipeline=settings.pipeline, remarks=True, stats=True)
-    for chunk in chunks:
-        process(chunk, options, engine, stats.append, allow_empty=split)
+    for chunk in _chunks(name, text)[0]:
+        process(chunk, options, engine, stats.append)
     ops: dict[int, OpReport] = {}
     for diag in engine.diagnostics:
         if diag.severity == "remark" and diag.pos is not None:

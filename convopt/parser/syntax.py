@@ -222,6 +222,14 @@ class SyntaxBuilder(Transformer):
         self.vtensor_types: dict[str, Type] = {}
         self.items: list[Any] = []
         self.metadata: list[str] = []
+        self.last_op_name: Optional[Token] = None  # the latest OP_NAME lexed (see note_op_name)
+
+    def note_op_name(self, token: Token) -> Token:
+        """Lexer callback: remember the latest op name, so that a syntax
+        error in the custom form of a misspelled op (`tensor.emtpy(...)`, a
+        custom op that takes no `(`) is reported as the unknown op it is."""
+        self.last_op_name = token
+        return token
 
     # -- top level -----------------------------------------------------------------
     def start(self, children: list) -> list:

@@ -90,10 +90,16 @@ def test_error_of_a_lowering_has_the_cli_lines(tmp_path):
     assert info.value.diagnostics[0].startswith("int.mlir:")
 
 
-def test_default_name_and_empty_input():
+def test_empty_input_is_an_empty_module():
+    assert api.lower("") == api.lower("// no ops\n") == "module {\n}\n\n"
+
+
+def test_default_name():
     with pytest.raises(api.ConvoptError) as info:
-        api.lower("")
-    assert info.value.diagnostics[0] == "<input>:1:1: error: empty input: expected an operation"
+        api.lower("func.func @f() {\n  %0 = arith.addff\n}\n")
+    assert info.value.diagnostics[0] == (
+        "<input>:2:8: error: unregistered operation 'arith.addff' found in dialect ('arith') that does not allow unknown operations; did you mean 'arith.addf'?"
+    )
 
 
 def test_invalid_utf8_is_a_located_error():

@@ -143,12 +143,14 @@ def test_split_empty_chunks_run_the_passes(tmp_path):
     assert no_traceback(proc).endswith("// -----// IR Dump After convopt-finalize-boundary ('builtin.module' operation) //----- //\nmodule {\n}\n\n")
 
 
-def test_a_whole_empty_file_is_still_an_error(tmp_path):
+@pytest.mark.parametrize("text", ["", "// nothing\n", "  \n\t// a comment\n\n"], ids=["empty", "comment", "blank"])
+@pytest.mark.parametrize("args", [(), ("--lower-conv-bwd",), ("--decompose-conv-bwd",)], ids=["roundtrip", "lower", "decompose"])
+def test_a_file_without_ops_is_an_empty_module_like_torch_mlir_opt(tmp_path, text, args):
     path = tmp_path / "empty.mlir"
-    path.write_text("// nothing\n")
-    proc = convopt("empty.mlir", cwd=tmp_path)
-    assert proc.returncode == 1
-    assert no_traceback(proc).startswith("empty.mlir:1:1: error: empty input")
+    path.write_text(text)
+    out = ok(convopt(*args, "empty.mlir", cwd=tmp_path))
+    assert out == b"module {\n}\n\n"
+    assert out == ok(torch_mlir_opt(path))
 
 
 def test_split_chunks_keep_line_numbers(tmp_path):

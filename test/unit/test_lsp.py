@@ -193,6 +193,21 @@ async def test_a_syntax_error_and_a_verifier_error(client: LanguageClient):
     assert await published(client, fixed) == []
 
 
+async def test_a_misspelled_op_is_the_cli_error(client: LanguageClient):
+    """torch.aten.convolution_backwrd: the unknown-op error with its
+    suggestion, as the command line reports it, at the op name."""
+    where = pos(CONV_LINE, "torch.aten.convolution_backward")
+    end = types.Position(where.line, where.character + len("torch.aten.convolution_backward"))
+    broken = change(client, where, end, "torch.aten.convolution_backwrd")
+    [diag] = await published(client, broken)
+    assert diag.message.endswith("did you mean 'torch.aten.convolution_backward'?")
+    text = DOC.replace("torch.aten.convolution_backward", "torch.aten.convolution_backwrd")
+    assert f"{PATH}:{diag.range.start.line + 1}:{diag.range.start.character + 1}: error: {diag.message}" == cli_error(text)
+    assert diag.range.start == where
+    fixed = change(client, where, types.Position(where.line, where.character + len("torch.aten.convolution_backwrd")), "torch.aten.convolution_backward")
+    assert await published(client, fixed) == []
+
+
 async def test_split_files_and_utf16_columns(client: LanguageClient):
     """A `// -----` file is checked chunk by chunk, as --split-input-file
     does (document line numbers); columns are UTF-16 code units (an emoji
