@@ -61,6 +61,7 @@ class Options:
     print_ir_before: tuple[str, ...] = ()  # pass names: the IR before each run of them, on the log
     print_ir_after: tuple[str, ...] = ()  # pass names: the IR after each run of them, on the log
     allow_unregistered_dialect: bool = False  # ops of dialects convopt does not know pass through (printed generically)
+    pipeline_from_flags: bool = False  # pipeline is default_pipeline's for the flags: its option errors name the flags
 
 
 class Route(enum.Enum):
@@ -312,7 +313,12 @@ def check_options(options: Options, timing: Timing = NO_TIMING) -> Optional[Pass
             if message is not None:
                 raise PipelineError(f"{flag}: {message}")
     except PipelineError as e:
-        raise ConvoptError(lines=[f"convopt: error: {e}"]) from None
+        message = str(e)
+        if options.pipeline_from_flags:
+            from .pipelines import in_flag_terms
+
+            message = in_flag_terms(message)
+        raise ConvoptError(lines=[f"convopt: error: {message}"]) from None
     if options.torch_mlir_stages:
         from .torch_mlir_stages import require_torch_mlir
 

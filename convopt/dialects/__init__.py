@@ -31,7 +31,7 @@ from ..diagnostics import Diagnostic, position_of
 from ..ir.core import Operation
 from .base import OpDef, VerifyError, has_extra_properties
 
-__all__ = ["OpDef", "VerifyError", "has_extra_properties", "lookup", "is_pure", "registered", "check_registered", "definition", "unknown_op_message"]
+__all__ = ["OpDef", "VerifyError", "has_extra_properties", "lookup", "is_pure", "registered", "check_registered", "definition", "nearest", "unknown_op_message"]
 
 _MODULES = {
     "builtin": "builtin",
@@ -144,7 +144,15 @@ def unknown_op_message(name: str, allow_unregistered_dialect: bool = False) -> O
 
 
 def _did_you_mean(name: str, names: frozenset[str]) -> str:
+    near = nearest(name, names)
+    return f"; did you mean '{near}'?" if near else ""
+
+
+def nearest(name: str, names: Optional[frozenset[str]] = None) -> Optional[str]:
+    """The known op name closest to name (among `names`, default: those of
+    name's dialect), or None when none is close."""
     import difflib
 
-    near = difflib.get_close_matches(name, sorted(names), n=1, cutoff=0.7)
-    return f"; did you mean '{near[0]}'?" if near else ""
+    candidates = names if names is not None else _known().get(name.partition(".")[0], frozenset())
+    near = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.7)
+    return near[0] if near else None

@@ -488,12 +488,14 @@ def test_print_ir_before_and_after_a_pass(two_funcs):
 
 
 @pytest.mark.parametrize("flag", ["--mlir-print-ir-after=convopt-cleanup,nope", "-mlir-print-ir-before=canonicalize"])
-def test_print_ir_of_an_unknown_pass_is_a_usage_error(flag):
+def test_print_ir_of_an_unknown_pass_is_an_error_as_in_a_pipeline(flag):
+    """Exit code 1, as an unknown pass of --pass-pipeline."""
     proc = convopt("--lower-conv-bwd", flag, SMALL)
     stderr = no_traceback(proc)
     name = flag.split("=", 1)[0].lstrip("-")
     bad = flag.rsplit("=", 1)[1].split(",")[-1]
-    assert proc.returncode == 2 and proc.stdout == b""
+    assert proc.returncode == 1 and proc.stdout == b""
+    assert convopt("--pass-pipeline=builtin.module(nope)", SMALL).returncode == 1
     assert stderr == f"convopt: error: --{name}: '{bad}' is not a registered pass; registered passes: {', '.join(sorted(REGISTRY))}\n"
 
 
@@ -534,3 +536,31 @@ def test_timing_through_the_api_goes_to_the_log(tmp_path):
     rows = [(depth, name) for _, depth, name in timing_rows(report)]
     assert rows == [(0, "Parser"), (0, "Verifier"), (0, "'func.func' Pipeline"), (1, "convopt-cleanup"), (1, "Verifier"), (0, "Output"), (0, "Rest"), (0, "Total")]
     assert report.endswith("  Route: the module as a whole (fell back: 1 function, fewer than 8)\n")
+
+
+@pytest.mark.parametrize(
+    "ops, message",
+    [
+        ("convolution_backward", "'convolution_backward' is not a torch op; did you mean 'aten.convolution_backward'?"),
+        ("aten.convolution_backwrd", "'aten.convolution_backwrd' is not a torch op; did you mean 'aten.convolution_backward'?"),
+        ("aten.convolution_backward,aten.reluu", "'aten.reluu' is not a torch op; did you mean 'aten.relu'?"),
+    ],
+)
+def test_backend_legal_ops_must_name_torch_ops(ops, message):
+    for mode in ("--lower-conv-bwd", "--decompose-conv-bwd"):
+        proc = convopt(mode, f"--backend-legal-ops={ops}", SMALL)
+        assert proc.returncode == 1 and proc.stdout == b""
+        assert no_traceback(proc) == f"convopt: error: --backend-legal-ops: {message}\n"
+    proc = convopt(f"--pass-pipeline=builtin.module(func.func(convopt-decompose-conv-bwd{{legal-ops={ops}}}))", SMALL)
+    assert no_traceback(proc) == f"convopt: error: invalid options for pass 'convopt-decompose-conv-bwd': legal-ops: {message}\n"
+
+
+@pytest.mark.parametrize("ops", ["aten.convolution_backward", "torch.aten.convolution_backward", "aten.convolution_backward,aten.convolution", ""])
+def test_backend_legal_ops_take_torch_op_names(ops):
+    ok(convopt("--lower-conv-bwd", f"--backend-legal-ops={ops}", SMALL))
+
+
+def test_flag_conflicts_name_the_flags():
+    proc = convopt("--lower-conv-bwd", "--matmul-tiles=avx512", "--device=gpu", SMALL)
+    assert proc.returncode == 1
+    assert no_traceback(proc).startswith("convopt: error: --matmul-tiles are CPU tiles (linalg.mmt4d for IREE's CPU microkernels): use --matmul-tiles=none with --device=gpu\n")
