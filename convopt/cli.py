@@ -55,6 +55,7 @@ _LONG_OPTIONS = (
     "mlir-print-ir-before",
     "mlir-print-ir-after",
     "allow-unregistered-dialect",
+    "dump-pass-pipeline",
     "version",
     "help",
 )
@@ -90,7 +91,7 @@ def normalize_argv(argv: list[str]) -> list[str]:
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("input_path", metavar="INPUT", default="-", required=False)
+@click.argument("input_path", metavar="[INPUT]", default="-", required=False)
 @click.option("-o", "--output", "output_path", default="-", metavar="PATH", help="Write the result to PATH (atomically; nothing is written on error).")
 @click.option("--lower-conv-bwd", is_flag=True, help="Lower every torch.aten.convolution_backward to linalg: directly where the target accepts it, else decomposed first.")
 @click.option("--decompose-conv-bwd", is_flag=True, help="Only decompose convolution_backward into aten.convolution and aten.sum (torch in, torch out).")
@@ -143,6 +144,7 @@ def normalize_argv(argv: list[str]) -> list[str]:
 @click.option("--mlir-print-ir-before", multiple=True, metavar="PASS", help="Print the IR before each run of the pass PASS to stderr (repeatable, or comma-separated names).")
 @click.option("--mlir-print-ir-after", multiple=True, metavar="PASS", help="Print the IR after each run of the pass PASS to stderr (repeatable, or comma-separated names).")
 @click.option("--allow-unregistered-dialect", is_flag=True, help="Let ops of dialects convopt does not know through (kept, printed in the generic form); an unknown op of a known dialect is an error all the same.")
+@click.option("--dump-pass-pipeline", is_flag=True, help="Print the pass pipeline that will run, with every option of every pass, to stderr (as mlir-opt).")
 @click.version_option(__version__, "--version", prog_name="convopt")
 def main(input_path: str, output_path: str, **flags: Any) -> None:
     """Lower torch-mlir's convolution backward to linalg (mlir-opt style).
@@ -189,6 +191,7 @@ class _Flags:
     mlir_print_ir_before: tuple[str, ...]
     mlir_print_ir_after: tuple[str, ...]
     allow_unregistered_dialect: bool
+    dump_pass_pipeline: bool
 
 
 def _options(input_path: str, output_path: str, f: _Flags) -> Options:
@@ -214,6 +217,7 @@ def _options(input_path: str, output_path: str, f: _Flags) -> Options:
         print_ir_after=_pass_names(f.mlir_print_ir_after),
         allow_unregistered_dialect=f.allow_unregistered_dialect,
         pipeline_from_flags=f.pass_pipeline is None,
+        dump_pass_pipeline=f.dump_pass_pipeline,
     )
 
 

@@ -62,6 +62,7 @@ class Options:
     print_ir_after: tuple[str, ...] = ()  # pass names: the IR after each run of them, on the log
     allow_unregistered_dialect: bool = False  # ops of dialects convopt does not know pass through (printed generically)
     pipeline_from_flags: bool = False  # pipeline is default_pipeline's for the flags: its option errors name the flags
+    dump_pass_pipeline: bool = False  # --dump-pass-pipeline: the pipeline, every option spelled out, on stderr before running
 
 
 class Route(enum.Enum):
@@ -410,6 +411,9 @@ def _run_command(options: Options, timing: Timing) -> int:
     except ConvoptError as e:
         sys.stderr.write("\n".join(e.diagnostics) + "\n")
         return 1
+    if options.dump_pass_pipeline:
+        count = len(passes.passes()) if passes is not None else 0
+        sys.stderr.write(f"Pass Manager with {count} passes:\n{passes.describe() if passes is not None else 'builtin.module()'}\n\n")
     try:
         name, data = read_input(options.input_path)
     except OSError as e:

@@ -215,8 +215,12 @@ def test_list_passes():
     out = ok(proc).decode()
     no_traceback(proc)
     for name in REGISTRY:
-        assert f"  {name}  [" in out
+        assert f"  {name} [" in out
     assert "torch-boundary=" in out  # options are listed under their pass
+    # the descriptions start in one column, for passes and options alike
+    columns = {re.match(r"^ +\S+(?: \[\S+\])? +", line).end() for line in out.splitlines()[1:] if " " in line.strip()}
+    assert len(columns) == 1, columns
+    assert "legal-ops=<unset>" in out
 
 
 @pytest.mark.parametrize(
@@ -564,3 +568,16 @@ def test_flag_conflicts_name_the_flags():
     proc = convopt("--lower-conv-bwd", "--matmul-tiles=avx512", "--device=gpu", SMALL)
     assert proc.returncode == 1
     assert no_traceback(proc).startswith("convopt: error: --matmul-tiles are CPU tiles (linalg.mmt4d for IREE's CPU microkernels): use --matmul-tiles=none with --device=gpu\n")
+
+
+def test_help_shows_the_input_as_optional():
+    assert ok(convopt("--help")).decode().startswith("Usage: convopt [OPTIONS] [INPUT]\n")
+
+
+def test_dump_pass_pipeline_spells_out_every_option_and_reparses(tmp_path):
+    proc = convopt("--lower-conv-bwd", "--device=avx512", "--dump-pass-pipeline", SMALL)
+    lines = no_traceback(proc).splitlines()
+    assert lines[0] == "Pass Manager with 5 passes:"
+    assert "convopt-decompose-conv-bwd{peel=auto conv-form=auto matmul-tiles=none device=avx512 target=linalg lower=true}" in lines[1]
+    assert ok(proc) == ok(convopt(f"--pass-pipeline={lines[1]}", SMALL))
+    assert no_traceback(convopt("--dump-pass-pipeline", SMALL)).startswith("Pass Manager with 0 passes:\nbuiltin.module()\n")
