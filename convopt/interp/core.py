@@ -36,6 +36,11 @@ class InterpError(ConvoptError):
         return self.diagnostic.render()
 
 
+TORCH_HINT = (
+    "convopt-run runs lowered IR: on a raw torch import run `convopt --lower-conv-bwd --torch-mlir-stages` "
+    "(pure linalg) first; `convopt --lower-conv-bwd` alone leaves the torch ops other than convolution_backward"
+)
+
 Handler = Callable[["Interpreter", Operation, list], list]
 HANDLERS: dict[str, Handler] = {}
 """Op name -> handler(interp, op, operand values) -> result values."""
@@ -146,7 +151,10 @@ class Interpreter:
     def execute(self, op: Operation, env: dict[int, Any]) -> None:
         fn = HANDLERS.get(op.name)
         if fn is None:
-            raise InterpError(f"the interpreter does not support {describe(op)}", op)
+            error = InterpError(f"the interpreter does not support {describe(op)}", op)
+            if op.name.startswith(("torch.", "torch_c.")):
+                error.diagnostic.note(TORCH_HINT, op)
+            raise error
         args = [self.lookup(env, v, op) for v in op.operands]
         outer, self.current = self.current, env
         try:

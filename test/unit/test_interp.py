@@ -836,18 +836,18 @@ def test_cli_runs_on_npy_and_writes_npz(tmp_path, capsys):
     np.save(tmp_path / "b.npy", b)
     assert interp_cli.main([str(src), str(tmp_path / "a.npy"), str(tmp_path / "b.npy"), "-o", str(tmp_path / "out.npz")]) == 0
     out = np.load(tmp_path / "out.npz")
-    np.testing.assert_array_equal(out["result0"], a + b)
-    np.testing.assert_array_equal(out["result1"], [1.0, 2.0])
+    np.testing.assert_array_equal(out["out0"], a + b)
+    np.testing.assert_array_equal(out["out1"], [1.0, 2.0])
     # options may come before the input files, as in any command line
     assert interp_cli.main([str(src), "--entry", "main", "-o", str(tmp_path / "o2.npz"), str(tmp_path / "a.npy"), str(tmp_path / "b.npy")]) == 0
-    np.testing.assert_array_equal(np.load(tmp_path / "o2.npz")["result0"], a + b)
+    np.testing.assert_array_equal(np.load(tmp_path / "o2.npz")["out0"], a + b)
     np.savez(tmp_path / "in.npz", b=b, a=a)  # by the arguments' names (%a, %b): the order in the file does not matter
     assert interp_cli.main([str(src), "--inputs", str(tmp_path / "in.npz")]) == 0
     printed = capsys.readouterr().out
     assert "result #0: tensor<2x3xf32>  shape (2, 3) dtype float32  min 1 max 6" in printed and "[[1. 2. 3.]" in printed
     np.savez(tmp_path / "pos.npz", arg1=b, arg0=a)
     assert interp_cli.main([str(src), "--inputs", str(tmp_path / "pos.npz"), "-o", str(tmp_path / "o.npz")]) == 0
-    np.testing.assert_array_equal(np.load(tmp_path / "o.npz")["result0"], a + b)
+    np.testing.assert_array_equal(np.load(tmp_path / "o.npz")["out0"], a + b)
     np.savez(tmp_path / "bad.npz", x=a, y=b)
     assert interp_cli.main([str(src), "--inputs", str(tmp_path / "bad.npz")]) == 1
     assert "holds x, y; expected the arrays a, b" in capsys.readouterr().err
@@ -916,3 +916,46 @@ def test_cli_compare_tolerances_are_the_e2e_ones():
     import harness
 
     assert interp_cli.TOLERANCE == harness.TOLERANCE
+
+
+def test_cli_output_is_what_compare_reads_and_tolerances_are_options(tmp_path, capsys):
+    src = tmp_path / "f.mlir"
+    src.write_text(SMALL)
+    out = tmp_path / "r.npz"
+    assert interp_cli.main([str(src), "--random", "1", "-o", str(out)]) == 0
+    assert sorted(np.load(out).files) == ["out0", "out1"]
+    assert interp_cli.main([str(src), "--random", "1", "--compare", str(out), "--rtol", "0"]) == 0
+    assert capsys.readouterr().out.endswith("(out0 0, out1 0; --rtol 0)\n")
+    ref = np.load(out)
+    shifted = tmp_path / "shifted.npz"
+    np.savez(shifted, out0=ref["out0"] + 0.01, out1=ref["out1"])
+    assert interp_cli.main([str(src), "--random", "1", "--compare", str(shifted)]) == 1  # 0.01 / max(1, ...) > f32's 1e-4
+    assert "> 0.0001 for f32" in capsys.readouterr().err
+    assert interp_cli.main([str(src), "--random", "1", "--compare", str(shifted), "--rtol", "0.02"]) == 0
+    assert interp_cli.main([str(src), "--random", "1", "--compare", str(shifted), "--rtol", "0", "--atol", "0.011"]) == 0
+    assert interp_cli.main([str(src), "--random", "1", "--compare", str(shifted), "--rtol", "0", "--atol", "0.009"]) == 1
+    assert "> 0 for --rtol (+ --atol 0.009)" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        interp_cli.main([str(src), "--random", "1", "--rtol", "0.1"])
+    assert "--rtol and --atol apply to --compare" in capsys.readouterr().err
+
+
+def test_cli_errors_are_located_and_name_the_next_step(tmp_path, capsys):
+    src = tmp_path / "f.mlir"
+    src.write_text(SMALL)
+    assert interp_cli.main([str(tmp_path / "nope.mlir")]) == 1
+    assert capsys.readouterr().err == f"convopt-run: error: could not read '{tmp_path / 'nope.mlir'}': No such file or directory\n"
+    assert interp_cli.main([str(src), str(tmp_path / "a.npy"), str(tmp_path / "b.npy")]) == 1
+    assert "could not read" in capsys.readouterr().err
+    assert interp_cli.main([str(src), "--entry", "nope"]) == 1
+    assert capsys.readouterr().err.startswith(f"{src}:1:1: error: no function named '@nope' (functions: @main)\n")
+    assert interp_cli.main([str(src), "--random", "0", "-o", str(tmp_path / "no" / "r.npz")]) == 1
+    assert capsys.readouterr().err == f"convopt-run: error: could not write '{tmp_path / 'no' / 'r.npz'}': No such file or directory\n"
+    raw = tmp_path / "raw.mlir"
+    raw.write_text("func.func @main(%a: !torch.vtensor<[2],f32>) -> !torch.vtensor<[2],f32> {\n"
+                   "  %0 = torch.aten.relu %a : !torch.vtensor<[2],f32> -> !torch.vtensor<[2],f32>\n  return %0 : !torch.vtensor<[2],f32>\n}\n")
+    assert interp_cli.main([str(raw), "--random", "0"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{raw}:2:8: error: the interpreter does not support 'torch.aten.relu'\n")
+    assert f"{raw}:2:8: note: convopt-run runs lowered IR: on a raw torch import run `convopt --lower-conv-bwd --torch-mlir-stages`" in err
+    assert "Errno" not in err and "Traceback" not in err
