@@ -56,6 +56,7 @@ _LONG_OPTIONS = (
     "mlir-print-ir-after",
     "allow-unregistered-dialect",
     "dump-pass-pipeline",
+    "mlir-elide-elementsattrs-if-larger",
     "version",
     "help",
 )
@@ -145,6 +146,7 @@ def normalize_argv(argv: list[str]) -> list[str]:
 @click.option("--mlir-print-ir-after", multiple=True, metavar="PASS", help="Print the IR after each run of the pass PASS to stderr (repeatable, or comma-separated names).")
 @click.option("--allow-unregistered-dialect", is_flag=True, help="Let ops of dialects convopt does not know through (kept, printed in the generic form); an unknown op of a known dialect is an error all the same.")
 @click.option("--dump-pass-pipeline", is_flag=True, help="Print the pass pipeline that will run, with every option of every pass, to stderr (as mlir-opt).")
+@click.option("--mlir-elide-elementsattrs-if-larger", "elide_elements_over", type=click.IntRange(min=0), default=None, metavar="N", help="Print dense attributes of more than N elements as dense_resource<__elided__> (as mlir-opt).")
 @click.version_option(__version__, "--version", prog_name="convopt")
 def main(input_path: str, output_path: str, **flags: Any) -> None:
     """Lower torch-mlir's convolution backward to linalg (mlir-opt style).
@@ -192,6 +194,7 @@ class _Flags:
     mlir_print_ir_after: tuple[str, ...]
     allow_unregistered_dialect: bool
     dump_pass_pipeline: bool
+    elide_elements_over: Optional[int]
 
 
 def _options(input_path: str, output_path: str, f: _Flags) -> Options:
@@ -218,6 +221,7 @@ def _options(input_path: str, output_path: str, f: _Flags) -> Options:
         allow_unregistered_dialect=f.allow_unregistered_dialect,
         pipeline_from_flags=f.pass_pipeline is None,
         dump_pass_pipeline=f.dump_pass_pipeline,
+        elide_elements_over=f.elide_elements_over,
     )
 
 

@@ -63,6 +63,7 @@ class Options:
     allow_unregistered_dialect: bool = False  # ops of dialects convopt does not know pass through (printed generically)
     pipeline_from_flags: bool = False  # pipeline is default_pipeline's for the flags: its option errors name the flags
     dump_pass_pipeline: bool = False  # --dump-pass-pipeline: the pipeline, every option spelled out, on stderr before running
+    elide_elements_over: Optional[int] = None  # --mlir-elide-elementsattrs-if-larger=N
 
 
 class Route(enum.Enum):
@@ -207,6 +208,7 @@ def _whole_module_flags(o: Options) -> list[tuple[str, bool]]:
         ("--mlir-print-ir-before", bool(o.print_ir_before)),
         ("--mlir-print-ir-after", bool(o.print_ir_after)),
         ("--verify-each", o.verify_each),
+        ("--mlir-elide-elementsattrs-if-larger", o.elide_elements_over is not None),  # the per-function printer has no options
     ]
 
 
@@ -231,7 +233,8 @@ def _whole_module(session: Session, source: SourceFile) -> Optional[str]:
         if session.passes is not None:
             run_pipeline(session, parsed.module)
         with timing.scope("Output"):
-            return print_module(parsed.module, parsed.metadata, session.options.debuginfo)
+            o = session.options
+            return print_module(parsed.module, parsed.metadata, o.debuginfo, o.elide_elements_over)
     except ConvoptError as e:
         engine.emit(e.diagnostic)
         return None
@@ -271,6 +274,7 @@ class _IRDumps:
 
     def __init__(self, options: Options, log: Callable[[str], object]):
         self.debuginfo = options.debuginfo
+        self.elide = options.elide_elements_over
         self.log = log
         self.before_names = set(options.print_ir_before)
         self.after_names = set(options.print_ir_after)
@@ -289,7 +293,7 @@ class _IRDumps:
 
         where = f"('{op.name}' operation: @{_sym(op)})" if op.name == "func.func" else f"('{op.name}' operation)"
         self.log(f"// -----// IR Dump {when} {p.NAME} {where} //----- //\n")
-        self.log(Printer(self.debuginfo).print_module(op))
+        self.log(Printer(self.debuginfo, self.elide).print_module(op))
 
 
 def _sym(op) -> str:

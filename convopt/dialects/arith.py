@@ -100,7 +100,8 @@ def _typed_value(attr: object) -> str:
 
 
 def _print_constant(p: PrinterAPI, op: Operation) -> str:
-    return f"arith.constant{p.attr_dict(rest(op, 'value'))} {_typed_value(op.attributes['value'])}"
+    value = op.attributes["value"]
+    return f"arith.constant{p.attr_dict(rest(op, 'value'))} {p.attr(value) if isinstance(value, DenseAttr) else _typed_value(value)}"
 
 
 _TYPED_VALUES = (IntegerAttr, FloatAttr, DenseAttr, DenseResourceAttr)

@@ -581,3 +581,24 @@ def test_dump_pass_pipeline_spells_out_every_option_and_reparses(tmp_path):
     assert "convopt-decompose-conv-bwd{peel=auto conv-form=auto matmul-tiles=none device=avx512 target=linalg lower=true}" in lines[1]
     assert ok(proc) == ok(convopt(f"--pass-pipeline={lines[1]}", SMALL))
     assert no_traceback(convopt("--dump-pass-pipeline", SMALL)).startswith("Pass Manager with 0 passes:\nbuiltin.module()\n")
+
+
+def test_elide_elementsattrs_like_torch_mlir_opt(tmp_path):
+    """The elided attributes are torch-mlir-opt's (the output otherwise
+    keeps convopt's float spelling); the function-by-function route agrees."""
+    text = "".join(
+        f"func.func @f{i}() -> (tensor<3xf32>, tensor<2xf32>, tensor<4xf32>) {{\n"
+        f"  %0 = arith.constant dense<[1.0, 2.0, {i}.0]> : tensor<3xf32>\n"
+        "  %1 = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
+        "  %2 = arith.constant dense<7.0> : tensor<4xf32>\n"
+        "  return %0, %1, %2 : tensor<3xf32>, tensor<2xf32>, tensor<4xf32>\n}\n"
+        for i in range(40)
+    )
+    path = tmp_path / "dense.mlir"
+    path.write_text(text)
+    ours = ok(convopt("--mlir-elide-elementsattrs-if-larger=2", path)).decode()
+    theirs = ok(torch_mlir_opt("--mlir-elide-elementsattrs-if-larger=2", path)).decode()
+    elided = [line for line in theirs.splitlines() if "__elided__" in line]
+    assert len(elided) == 40 and elided == [line for line in ours.splitlines() if "__elided__" in line]
+    assert ok(convopt("--lower-conv-bwd", "--threads=2", "--mlir-elide-elementsattrs-if-larger=2", path)).decode() == ours
+    assert convopt("--mlir-elide-elementsattrs-if-larger=-1", path).returncode == 2
