@@ -80,7 +80,8 @@ def _print_structured(p: PrinterAPI, op: Operation) -> str:
     if op.name == GENERIC and op.regions:
         text += " " + p.region(op.regions[0])
     if op.results and op.name not in TRAILING_ATTRS:
-        text += " -> " + p.types(r.type for r in op.results)
+        types = p.types(r.type for r in op.results)
+        text += f" -> ({types})" if len(op.results) > 1 else " -> " + types
     return text
 
 

@@ -132,6 +132,7 @@ SCALAR.update({
     arith.ROUNDEVEN: _float(np.rint),
     arith.TRUNC: _float(np.trunc),
     arith.POWF: _float(np.power),
+    arith.FPOWI: _float(lambda x, n: np.power(x, n.astype(x.dtype))),
     arith.FMA: _float(lambda a, b, c: a * b + c),
     arith.ERF: _float(lambda x: np.asarray(_erf(x), dtype=x.dtype)),
     arith.ADDI: _int(np.add),

@@ -959,3 +959,25 @@ def test_cli_errors_are_located_and_name_the_next_step(tmp_path, capsys):
     assert err.startswith(f"{raw}:2:8: error: the interpreter does not support 'torch.aten.relu'\n")
     assert f"{raw}:2:8: note: convopt-run runs lowered IR: on a raw torch import run `convopt --lower-conv-bwd --torch-mlir-stages`" in err
     assert "Errno" not in err and "Traceback" not in err
+
+
+def test_fpowi_and_a_generic_with_several_results():
+    """What torch-mlir's linalg stage emits for a squared error and an argmax."""
+    text = fn("%x: tensor<2x3xf32>", "tensor<2xf32>, tensor<2xi64>", """  %c2 = arith.constant 2 : i64
+  %m0 = arith.constant dense<0xFF800000> : tensor<2xf32>
+  %i0 = arith.constant dense<0> : tensor<2xi64>
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<2x3xf32>) outs(%m0, %i0 : tensor<2xf32>, tensor<2xi64>) {
+  ^bb0(%in: f32, %out: f32, %out_0: i64):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i64
+    %sq = math.fpowi %in, %c2 : f32, i64
+    %gt = arith.cmpf ogt, %sq, %out : f32
+    %m = arith.select %gt, %sq, %out : f32
+    %i = arith.select %gt, %ji, %out_0 : i64
+    linalg.yield %m, %i : f32, i64
+  } -> (tensor<2xf32>, tensor<2xi64>)""", "%r#0, %r#1")
+    x = np.array([[1.0, -3.0, 2.0], [0.5, 0.25, -0.75]], np.float32)
+    squares, where = run1(text, x)
+    np.testing.assert_array_equal(squares, [9.0, 0.5625])
+    assert squares.dtype == np.float32
+    np.testing.assert_array_equal(where, [1, 2])
