@@ -43,6 +43,7 @@ _MODULES = {
     "linalg": "linalg",
     "torch": "torch",
     "torch_c": "torch_c",
+    "cf": "cf",
 }
 
 _CLOSED = ("linalg",)

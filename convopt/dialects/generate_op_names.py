@@ -6,7 +6,7 @@ convopt reads, from the installed torch-mlir:
 
 The names are those torch-mlir registers, so that convopt accepts an op name
 exactly when torch-mlir-opt does.  The dialects with Python bindings (torch,
-and MLIR's builtin, func, arith, math, tensor, linalg, scf, cf, ml_program)
+and MLIR's builtin, func, arith, math, tensor, linalg, scf, cf, affine, ml_program)
 list their ops as the `OPERATION_NAME` of the generated op classes; torch_c
 and tm_tensor have no bindings: their names are the `dialect.op` strings of
 torch-mlir's native library that its context says are registered ops.
@@ -20,7 +20,7 @@ import os
 import re
 import sys
 
-BOUND = ("builtin", "func", "arith", "math", "tensor", "linalg", "scf", "cf", "ml_program", "torch")
+BOUND = ("builtin", "func", "arith", "math", "tensor", "linalg", "scf", "cf", "affine", "ml_program", "torch")
 """Dialects whose ops the torch_mlir package has Python classes for."""
 
 NATIVE = ("torch_c", "tm_tensor")

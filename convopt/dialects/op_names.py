@@ -5,6 +5,10 @@ do not edit: test/unit/test_op_names.py fails when torch-mlir's set and this tab
 TORCH_MLIR_VERSION = "20261001"
 
 NAMES: dict[str, tuple[str, ...]] = {
+    "affine": (
+        "apply", "delinearize_index", "dma_start", "dma_wait", "for", "if", "linearize_index", "load", "max",
+        "min", "parallel", "prefetch", "store", "vector_load", "vector_store", "yield",
+    ),
     "arith": (
         "addf", "addi", "addui_extended", "andi", "bitcast", "ceildivsi", "ceildivui", "cmpf", "cmpi",
         "constant", "convertf", "divf", "divsi", "divui", "extf", "extsi", "extui", "floordivsi",

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..dialects import arith
+from ..dialects import arith, cf
 from ..dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES
 from ..ir.attributes import IntegerAttr
 from ..ir.core import Operation
@@ -249,6 +249,19 @@ def evaluate(op: Operation, args: list):
 @handler(*SCALAR)
 def _elementwise(interp: Interpreter, op: Operation, args: list) -> list:
     return [evaluate(op, args)]
+
+
+def check_assert(op: Operation, condition: object) -> None:
+    """cf.assert: a located error with its message where the condition is
+    false (anywhere, for a condition computed per loop point)."""
+    if not np.all(np.asarray(condition)):
+        raise InterpError(f"'{op.name}' failed: {getattr(op.attributes.get('msg'), 'value', '')}", op)
+
+
+@handler(cf.ASSERT)
+def _assert(interp: Interpreter, op: Operation, args: list) -> list:
+    check_assert(op, args[0])
+    return []
 
 
 @handler(arith.CONSTANT)

@@ -484,6 +484,14 @@ class SyntaxBuilder(Transformer):
         kw, dim, attrs, type_ = c
         return OpSyntax("linalg_index", str(kw), kw, [], [], [type_], {"dim": IntegerAttr(int(dim), i64), **(attrs or {})})
 
+    def concat_op(self, c: list) -> OpSyntax:
+        kw, dim, uses, attrs, fn = c
+        return OpSyntax("concat", str(kw), kw, uses, list(fn.inputs), list(fn.results), {"dim": IntegerAttr(int(dim), i64), **(attrs or {})})
+
+    def assert_op(self, c: list) -> OpSyntax:
+        kw, cond, message, attrs = c
+        return OpSyntax("assert", str(kw), kw, [cond], [i1], [], {"msg": StringAttr(_decode_string(message)), **(attrs or {})})
+
     def index_list(self, c: list) -> list:
         return [x for x in c if x is not None]
 

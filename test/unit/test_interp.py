@@ -981,3 +981,29 @@ def test_fpowi_and_a_generic_with_several_results():
     np.testing.assert_array_equal(squares, [9.0, 0.5625])
     assert squares.dtype == np.float32
     np.testing.assert_array_equal(where, [1, 2])
+
+
+def test_concat_and_assert_in_their_custom_forms():
+    text = fn("%a: tensor<2x1xf32>, %b: tensor<2x2xf32>, %n: index", "tensor<2x3xf32>", """  %c1 = arith.constant 1 : index
+  %d = tensor.dim %b, %c1 : tensor<2x2xf32>
+  %ok = arith.cmpi eq, %d, %n : index
+  cf.assert %ok, "mismatching sizes"
+  %c = tensor.concat dim(1) %a, %b : (tensor<2x1xf32>, tensor<2x2xf32>) -> tensor<2x3xf32>""", "%c")
+    a, b = np.array([[1.0], [2.0]], np.float32), np.array([[3.0, 4.0], [5.0, 6.0]], np.float32)
+    np.testing.assert_array_equal(run1(text, a, b, 2)[0], [[1.0, 3.0, 4.0], [2.0, 5.0, 6.0]])
+    with pytest.raises(InterpError) as err:
+        run1(text, a, b, 3)
+    assert "t.mlir:5:3: error: 'cf.assert' failed: mismatching sizes" in str(err.value)
+
+
+def test_assert_in_a_region_body_checks_every_point():
+    text = fn("%x: tensor<3xi64>", "tensor<3xi64>", """  %c0 = arith.constant 0 : i64
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<3xi64>) outs(%x : tensor<3xi64>) {
+  ^bb0(%in: i64, %out: i64):
+    %ok = arith.cmpi sge, %in, %c0 : i64
+    cf.assert %ok, "index must be larger or equal to 0"
+    linalg.yield %in : i64
+  } -> tensor<3xi64>""", "%r")
+    np.testing.assert_array_equal(run1(text, np.array([0, 1, 2]))[0], [0, 1, 2])
+    with pytest.raises(InterpError, match="'cf.assert' failed: index must be larger or equal to 0"):
+        run1(text, np.array([0, -1, 2]))

@@ -1,6 +1,7 @@
-// What torch-mlir's linalg stage emits and convopt reads back byte for
-// byte: a linalg.generic with several results (`-> (A, B)`, as mlir-opt
-// prints them) and math.fpowi (`: F, I`, the result of the base's type).
+// What torch-mlir's linalg stage emits for training steps, read and printed
+// back as mlir-opt prints it: a linalg.generic with several results
+// (`-> (A, B)`), math.fpowi (`: F, I`, the result of the base's type),
+// tensor.concat (`dim(D)`) and cf.assert (`%cond, "message"`).
 // RUN: %convopt %s | FileCheck %s
 // RUN: %convopt %s | %convopt | FileCheck %s
 // RUN: %convopt %s | %mlir-verify
@@ -25,4 +26,18 @@ func.func @argmax(%x: tensor<4x10xf32>, %m: tensor<4xf32>, %i: tensor<4xi64>) ->
     linalg.yield %3, %5 : f32, i64
   } -> (tensor<4xf32>, tensor<4xi64>)
   return %0#0, %0#1 : tensor<4xf32>, tensor<4xi64>
+}
+
+// CHECK-LABEL: func.func @concat_and_assert(
+// CHECK:         %[[OK:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:    cf.assert %[[OK]], "mismatching \22sizes\22"
+// CHECK-NEXT:    %[[C:.*]] = tensor.concat dim(1) %arg0, %arg1 : (tensor<2x3xf32>, tensor<2x?xf32>) -> tensor<2x?xf32>
+// CHECK-NEXT:    return %[[C]] : tensor<2x?xf32>
+func.func @concat_and_assert(%a: tensor<2x3xf32>, %b: tensor<2x?xf32>, %n: index) -> tensor<2x?xf32> {
+  %c1 = arith.constant 1 : index
+  %d = tensor.dim %b, %c1 : tensor<2x?xf32>
+  %ok = arith.cmpi eq, %d, %n : index
+  cf.assert %ok, "mismatching \22sizes\22"
+  %0 = tensor.concat dim(1) %a, %b : (tensor<2x3xf32>, tensor<2x?xf32>) -> tensor<2x?xf32>
+  return %0 : tensor<2x?xf32>
 }
