@@ -44,6 +44,7 @@ _MODULES = {
     "torch": "torch",
     "torch_c": "torch_c",
     "cf": "cf",
+    "affine": "affine",
 }
 
 _CLOSED = ("linalg",)

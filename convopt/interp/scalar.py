@@ -20,9 +20,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..dialects import arith, cf
+from ..dialects import affine, arith, cf
 from ..dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES
-from ..ir.attributes import IntegerAttr
+from ..ir.attributes import AffineMapAttr, IntegerAttr
 from ..ir.core import Operation
 from .core import InterpError, Interpreter, attr, handler
 from .values import constant_value, np_dtype, unsigned
@@ -262,6 +262,14 @@ def check_assert(op: Operation, condition: object) -> None:
 def _assert(interp: Interpreter, op: Operation, args: list) -> list:
     check_assert(op, args[0])
     return []
+
+
+@handler(affine.APPLY)
+def _affine_apply(interp: Interpreter, op: Operation, args: list) -> list:
+    m = attr(op, "map")
+    assert isinstance(m, AffineMapAttr)
+    n = m.map.num_dims
+    return [np.int64(m.map.eval([int(a) for a in args[:n]], [int(a) for a in args[n:]])[0])]
 
 
 @handler(arith.CONSTANT)

@@ -492,6 +492,15 @@ class SyntaxBuilder(Transformer):
         kw, cond, message, attrs = c
         return OpSyntax("assert", str(kw), kw, [cond], [i1], [], {"msg": StringAttr(_decode_string(message)), **(attrs or {})})
 
+    def affine_apply(self, c: list) -> OpSyntax:
+        kw, map_, dims, syms, attrs = c
+        if isinstance(map_, Token):  # #map: an alias
+            map_ = self.hash_ref([map_])
+        uses = (dims or []) + (syms or [])
+        op = OpSyntax("affine_apply", str(kw), kw, uses, [IndexType()] * len(uses), [IndexType()], {"map": map_, **(attrs or {})})
+        op.extra = {"num_dims": len(dims or [])}
+        return op
+
     def index_list(self, c: list) -> list:
         return [x for x in c if x is not None]
 

@@ -1007,3 +1007,8 @@ def test_assert_in_a_region_body_checks_every_point():
     np.testing.assert_array_equal(run1(text, np.array([0, 1, 2]))[0], [0, 1, 2])
     with pytest.raises(InterpError, match="'cf.assert' failed: index must be larger or equal to 0"):
         run1(text, np.array([0, -1, 2]))
+
+
+def test_affine_apply():
+    text = fn("%n: index", "index", "  %0 = affine.apply affine_map<()[s0] -> (s0 * 64)>()[%n]\n  %1 = affine.apply affine_map<(d0)[s0] -> (d0 + s0 floordiv 2)>(%0)[%n]", "%1")
+    assert int(run1(text, 3)[0]) == 3 * 64 + 1

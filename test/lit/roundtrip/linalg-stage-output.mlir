@@ -1,11 +1,14 @@
 // What torch-mlir's linalg stage emits for training steps, read and printed
 // back as mlir-opt prints it: a linalg.generic with several results
 // (`-> (A, B)`), math.fpowi (`: F, I`, the result of the base's type),
-// tensor.concat (`dim(D)`) and cf.assert (`%cond, "message"`).
+// tensor.concat (`dim(D)`), cf.assert (`%cond, "message"`) and affine.apply
+// (`#map(dims)[symbols]`).
 // RUN: %convopt %s | FileCheck %s
 // RUN: %convopt %s | %convopt | FileCheck %s
 // RUN: %convopt %s | %mlir-verify
 
+// CHECK: #[[M:.*]] = affine_map<()[s0] -> (s0 * 64)>
+// CHECK: #[[M2:.*]] = affine_map<(d0)[s0] -> (d0 + s0)>
 // CHECK-LABEL: func.func @argmax(
 // CHECK:         %[[R:.*]]:2 = linalg.generic {{.*}} outs(%{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xi64>) {
 // CHECK:           math.fpowi %{{.*}}, %{{.*}} : f32, i64
@@ -40,4 +43,15 @@ func.func @concat_and_assert(%a: tensor<2x3xf32>, %b: tensor<2x?xf32>, %n: index
   cf.assert %ok, "mismatching \22sizes\22"
   %0 = tensor.concat dim(1) %a, %b : (tensor<2x3xf32>, tensor<2x?xf32>) -> tensor<2x?xf32>
   return %0 : tensor<2x?xf32>
+}
+
+// CHECK-LABEL: func.func @apply(
+// CHECK:         %[[A:.*]] = affine.apply #[[M]]()[%arg0]
+// CHECK-NEXT:    %[[B:.*]] = affine.apply #[[M2]](%[[A]])[%arg0]
+// CHECK-NEXT:    return %[[B]] : index
+#m64 = affine_map<()[s0] -> (s0 * 64)>
+func.func @apply(%n: index) -> index {
+  %0 = affine.apply #m64()[%n]
+  %1 = affine.apply affine_map<(d0)[s0] -> (d0 + s0)>(%0)[%n]
+  return %1 : index
 }
