@@ -170,9 +170,12 @@ def _run(args: argparse.Namespace) -> tuple[list, Any]:
     from . import Interpreter
 
     name, data = read_input(args.file)
-    module = parse(SourceFile(name, decode(name, data))).module
+    from .values import resource_blobs
+
+    parsed = parse(SourceFile(name, decode(name, data)))
+    module = parsed.module
     verify(module)
-    interp = Interpreter(module)
+    interp = Interpreter(module, resource_blobs(parsed.metadata))
     func = interp.function(args.entry, module)
     values = _inputs(args.inputs + args.more_inputs, func, args.random)
     return interp.call(args.entry, values), func

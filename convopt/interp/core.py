@@ -72,8 +72,9 @@ def describe(op: Operation) -> str:
 class Interpreter:
     """Runs the functions of one module (a `builtin.module` op)."""
 
-    def __init__(self, module: Operation):
+    def __init__(self, module: Operation, resources: Optional[dict[str, bytes]] = None):
         self.module = module
+        self.resources = resources or {}  # dense_resource blobs by handle (values.resource_blobs)
         self.functions: dict[str, Operation] = {}
         for op in module.walk():
             if op.name == func.FUNC:

@@ -276,4 +276,4 @@ def _affine_apply(interp: Interpreter, op: Operation, args: list) -> list:
 def _constant(interp: Interpreter, op: Operation, args: list) -> list:
     value = attr(op, "value")
     assert value is not None
-    return [constant_value(value, op.results[0].type)]
+    return [constant_value(value, op.results[0].type, interp.resources)]

@@ -1012,3 +1012,14 @@ def test_assert_in_a_region_body_checks_every_point():
 def test_affine_apply():
     text = fn("%n: index", "index", "  %0 = affine.apply affine_map<()[s0] -> (s0 * 64)>()[%n]\n  %1 = affine.apply affine_map<(d0)[s0] -> (d0 + s0 floordiv 2)>(%0)[%n]", "%1")
     assert int(run1(text, 3)[0]) == 3 * 64 + 1
+
+
+def test_dense_resource_constants_read_the_files_blobs():
+    text = fn("", "tensor<3xi32>, tensor<2xf32>", "  %a = arith.constant dense_resource<ints> : tensor<3xi32>\n  %b = arith.constant dense_resource<floats> : tensor<2xf32>", "%a, %b")
+    text += '\n{-#\n  dialect_resources: {\n    builtin: {\n      ints: "0x04000000010000000200000003000000",\n      floats: "0x040000000000803f00000040"\n    }\n  }\n#-}\n'
+    a, b = run1(text)
+    np.testing.assert_array_equal(a, [1, 2, 3])
+    assert a.dtype == np.int32
+    np.testing.assert_array_equal(b, [1.0, 2.0])
+    with pytest.raises(InterpError, match="dense_resource<ints> : tensor<3xi32>' is not supported"):
+        run1(text.split("{-#")[0])  # without its blob
