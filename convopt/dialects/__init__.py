@@ -45,6 +45,7 @@ _MODULES = {
     "torch_c": "torch_c",
     "cf": "cf",
     "affine": "affine",
+    "tm_tensor": "tm_tensor",
 }
 
 _CLOSED = ("linalg",)

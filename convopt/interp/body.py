@@ -17,7 +17,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..dialects import arith, cf, linalg, tensor
+from ..dialects import arith, cf, linalg, tensor, tm_tensor
 from ..ir.affine import AffineBinary, AffineConst, AffineDim, AffineExpr, AffineMap
 from ..ir.attributes import IntegerAttr
 from ..ir.core import Block, Operation, Value
@@ -152,7 +152,7 @@ class Body:
         self.block = block
         self.outer = outer
         self.terminator = block.ops[-1] if block.ops else None
-        if self.terminator is None or self.terminator.name not in (linalg.YIELD, tensor.YIELD):
+        if self.terminator is None or self.terminator.name not in (linalg.YIELD, tensor.YIELD, tm_tensor.YIELD):
             raise InterpError("region does not end with a yield", block.parent_op)
 
     def value(self, env: dict[int, Labeled], v: Value) -> Labeled:

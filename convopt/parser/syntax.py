@@ -492,6 +492,13 @@ class SyntaxBuilder(Transformer):
         kw, cond, message, attrs = c
         return OpSyntax("assert", str(kw), kw, [cond], [i1], [], {"msg": StringAttr(_decode_string(message)), **(attrs or {})})
 
+    def tm_scatter(self, c: list) -> OpSyntax:
+        """tm_tensor.scatter: a structured op with `unique_indices(B)` (an attribute)."""
+        kw, attrs, unique, ins, outs, region, result_types = c
+        op = self.structured_op([kw, attrs, ins, outs, [], None, region, result_types])
+        op.attributes["unique_indices"] = IntegerAttr(1 if unique == "true" else 0, i1)
+        return op
+
     def affine_apply(self, c: list) -> OpSyntax:
         kw, map_, dims, syms, attrs = c
         if isinstance(map_, Token):  # #map: an alias

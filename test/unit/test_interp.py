@@ -1023,3 +1023,23 @@ def test_dense_resource_constants_read_the_files_blobs():
     np.testing.assert_array_equal(b, [1.0, 2.0])
     with pytest.raises(InterpError, match="dense_resource<ints> : tensor<3xi32>' is not supported"):
         run1(text.split("{-#")[0])  # without its blob
+
+
+def test_tm_tensor_scatter_applies_updates_in_order():
+    """An accumulating scatter with a repeated index (unique_indices(false)):
+    both updates land; a slice per update where dimension_map names fewer dims."""
+    text = fn("%u: tensor<3xf32>, %i: tensor<3x2xi64>, %o: tensor<2x3xf32>", "tensor<2x3xf32>", """  %r = tm_tensor.scatter {dimension_map = array<i64: 0, 1>} unique_indices(false) ins(%u, %i : tensor<3xf32>, tensor<3x2xi64>) outs(%o : tensor<2x3xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tm_tensor.yield %s : f32
+  } -> tensor<2x3xf32>""", "%r")
+    out = run1(text, np.array([1.0, 2.0, 4.0], np.float32), np.array([[0, 1], [1, 2], [0, 1]]), np.ones((2, 3), np.float32))[0]
+    np.testing.assert_array_equal(out, [[1.0, 6.0, 1.0], [1.0, 1.0, 3.0]])
+    rows = fn("%u: tensor<1x3xf32>, %i: tensor<1x1xi64>, %o: tensor<2x3xf32>", "tensor<2x3xf32>", """  %r = tm_tensor.scatter {dimension_map = array<i64: 0>} unique_indices(true) ins(%u, %i : tensor<1x3xf32>, tensor<1x1xi64>) outs(%o : tensor<2x3xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    tm_tensor.yield %a : f32
+  } -> tensor<2x3xf32>""", "%r")
+    out = run1(rows, np.array([[7.0, 8.0, 9.0]], np.float32), np.array([[1]]), np.zeros((2, 3), np.float32))[0]
+    np.testing.assert_array_equal(out, [[0.0, 0.0, 0.0], [7.0, 8.0, 9.0]])
+    with pytest.raises(InterpError, match="index 2 of update #0 out of bounds for dim 0 of size 2"):
+        run1(rows, np.array([[7.0, 8.0, 9.0]], np.float32), np.array([[2]]), np.zeros((2, 3), np.float32))

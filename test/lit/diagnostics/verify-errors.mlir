@@ -91,3 +91,14 @@ func.func @assert_condition(%a: i32) {
   "cf.assert"(%a) {msg = "x"} : (i32) -> ()
   return
 }
+
+// -----
+
+func.func @scatter_depth(%u: tensor<4xf32>, %i: tensor<4x2xi64>, %o: tensor<4x10xf32>) -> tensor<4x10xf32> {
+  // expected-error @+1 {{'tm_tensor.scatter' op expects indices of shape [N, K] and a dimension_map of K distinct dims}}
+  %0 = tm_tensor.scatter {dimension_map = array<i64: 0>} unique_indices(true) ins(%u, %i : tensor<4xf32>, tensor<4x2xi64>) outs(%o : tensor<4x10xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    tm_tensor.yield %a : f32
+  } -> tensor<4x10xf32>
+  return %0 : tensor<4x10xf32>
+}

@@ -1,8 +1,8 @@
 // What torch-mlir's linalg stage emits for training steps, read and printed
 // back as mlir-opt prints it: a linalg.generic with several results
 // (`-> (A, B)`), math.fpowi (`: F, I`, the result of the base's type),
-// tensor.concat (`dim(D)`), cf.assert (`%cond, "message"`) and affine.apply
-// (`#map(dims)[symbols]`).
+// tensor.concat (`dim(D)`), cf.assert (`%cond, "message"`), affine.apply
+// (`#map(dims)[symbols]`) and tm_tensor.scatter (`unique_indices(B)`).
 // RUN: %convopt %s | FileCheck %s
 // RUN: %convopt %s | %convopt | FileCheck %s
 // RUN: %convopt %s | %mlir-verify
@@ -54,4 +54,19 @@ func.func @apply(%n: index) -> index {
   %0 = affine.apply #m64()[%n]
   %1 = affine.apply affine_map<(d0)[s0] -> (d0 + s0)>(%0)[%n]
   return %1 : index
+}
+
+// CHECK-LABEL: func.func @scatter(
+// CHECK:         %[[S:.*]] = tm_tensor.scatter {dimension_map = array<i64: 0, 1>} unique_indices(false) ins(%arg0, %arg1 : tensor<4xf32>, tensor<4x2xi64>) outs(%arg2 : tensor<4x10xf32>) {
+// CHECK-NEXT:    ^bb0(%arg3: f32, %arg4: f32):
+// CHECK-NEXT:      %[[ADD:.*]] = arith.addf %arg3, %arg4 : f32
+// CHECK-NEXT:      tm_tensor.yield %[[ADD]] : f32
+// CHECK-NEXT:    } -> tensor<4x10xf32>
+func.func @scatter(%u: tensor<4xf32>, %i: tensor<4x2xi64>, %o: tensor<4x10xf32>) -> tensor<4x10xf32> {
+  %0 = tm_tensor.scatter {dimension_map = array<i64: 0, 1>} unique_indices(false) ins(%u, %i : tensor<4xf32>, tensor<4x2xi64>) outs(%o : tensor<4x10xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tm_tensor.yield %s : f32
+  } -> tensor<4x10xf32>
+  return %0 : tensor<4x10xf32>
 }
