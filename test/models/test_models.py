@@ -47,6 +47,7 @@ FAST_MODELS = {
     "one-command": {"resnext_block", "dynamic_batch_cnn"},
     "iree-forward-convs": {"video_block", "audio_encoder", "dynamic_batch_cnn"},
     "raw": set(MODELS) - {"resnet18", "convnext_channels_last"},
+    "convopt-run": {"unet", "dynamic_batch_cnn", "audio_encoder"},
 }
 """The models each pipeline (and the raw-graph check) runs on in make test."""
 
@@ -168,3 +169,20 @@ def test_model(name: str, pipeline: str, tmp_path: Path, vmfb_cache: Path, reque
           f"float32 eager {eager_error:.2e}; " + ", ".join(f"{k} {v:.1f}s" for k, v in times.items()))
     bad = {k: v for k, v in errors.items() if v > spec.tolerance}
     assert not bad, f"{name} / {pipeline}: relative errors above {spec.tolerance}: " + ", ".join(f"{k} {v:.3g}" for k, v in bad.items())
+
+
+@pytest.mark.parametrize("name", [n for n in MODELS if selected(n, "convopt-run")])
+def test_convopt_run_checks_the_whole_step(name: str, tmp_path: Path) -> None:
+    """convopt-run --compare on the one command's pure linalg: the reference
+    interpreter runs the whole training step (pooling, tensor.concat,
+    tm_tensor.scatter, cf.assert, affine.apply, dense_resource constants:
+    what torch-mlir's linalg stage emits for the suite) and matches PyTorch
+    within the model's tolerance.  make test runs the models that need each
+    of those; CONVOPT_MODELS=all every model."""
+    spec = MODELS[name]
+    args, ref, _ = case(name)
+    lowered = mp.one_command(HERE / spec.file, tmp_path)
+    reference = tmp_path / "ref.npz"
+    np.savez(reference, **{f"arg{i}": a for i, a in enumerate(args)}, **{f"out{i}": r for i, r in enumerate(ref)})
+    out = mp.run([mp.tool("convopt-run"), str(lowered.path), "--inputs", str(reference), "--compare", str(reference), "--rtol", str(spec.tolerance)])
+    assert out.startswith(f"convopt-run: {len(ref)} results match {reference}"), out

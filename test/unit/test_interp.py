@@ -1043,3 +1043,18 @@ def test_tm_tensor_scatter_applies_updates_in_order():
     np.testing.assert_array_equal(out, [[0.0, 0.0, 0.0], [7.0, 8.0, 9.0]])
     with pytest.raises(InterpError, match="index 2 of update #0 out of bounds for dim 0 of size 2"):
         run1(rows, np.array([[7.0, 8.0, 9.0]], np.float32), np.array([[2]]), np.zeros((2, 3), np.float32))
+
+
+@pytest.mark.parametrize("kind, reduce", [("max", np.max), ("sum", np.sum)])
+def test_pooling_named_ops(kind, reduce):
+    """O[n, c, oh, ow] = kind(O, I[n, c, 2*oh + kh, 2*ow + kw]) over a 3x3 window."""
+    text = fn("%x: tensor<2x3x7x7xf32>, %o: tensor<2x3x3x3xf32>", "tensor<2x3x3x3xf32>", f"""  %k = tensor.empty() : tensor<3x3xf32>
+  %r = linalg.pooling_nchw_{kind} {{dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}} ins(%x, %k : tensor<2x3x7x7xf32>, tensor<3x3xf32>) outs(%o : tensor<2x3x3x3xf32>) -> tensor<2x3x3x3xf32>""", "%r")
+    x = np.random.default_rng(0).standard_normal((2, 3, 7, 7)).astype(np.float32)
+    init = np.full((2, 3, 3, 3), -np.inf if kind == "max" else 0.5, np.float32)
+    want = np.empty_like(init)
+    for i in range(3):
+        for j in range(3):
+            want[:, :, i, j] = reduce(x[:, :, 2 * i : 2 * i + 3, 2 * j : 2 * j + 3], axis=(2, 3))
+    want = np.maximum(want, init) if kind == "max" else want + init
+    np.testing.assert_allclose(run1(text, x, init)[0], want, rtol=1e-6)

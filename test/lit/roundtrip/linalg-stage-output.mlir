@@ -2,7 +2,8 @@
 // back as mlir-opt prints it: a linalg.generic with several results
 // (`-> (A, B)`), math.fpowi (`: F, I`, the result of the base's type),
 // tensor.concat (`dim(D)`), cf.assert (`%cond, "message"`), affine.apply
-// (`#map(dims)[symbols]`) and tm_tensor.scatter (`unique_indices(B)`).
+// (`#map(dims)[symbols]`), tm_tensor.scatter (`unique_indices(B)`) and the
+// named pooling ops (max_pool, avg_pool).
 // RUN: %convopt %s | FileCheck %s
 // RUN: %convopt %s | %convopt | FileCheck %s
 // RUN: %convopt %s | %mlir-verify
@@ -69,4 +70,13 @@ func.func @scatter(%u: tensor<4xf32>, %i: tensor<4x2xi64>, %o: tensor<4x10xf32>)
     tm_tensor.yield %s : f32
   } -> tensor<4x10xf32>
   return %0 : tensor<4x10xf32>
+}
+
+// CHECK-LABEL: func.func @pools(
+// CHECK:         linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%arg0, %arg1 : tensor<1x2x4x4xf32>, tensor<2x2xf32>) outs(%arg2 : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+// CHECK:         linalg.pooling_ndhwc_sum {dilations = dense<1> : vector<3xi64>, strides = dense<1> : vector<3xi64>} ins(%arg3, %arg4 : tensor<1x3x3x3x2xf32>, tensor<2x2x2xf32>) outs(%arg5 : tensor<1x2x2x2x2xf32>) -> tensor<1x2x2x2x2xf32>
+func.func @pools(%x: tensor<1x2x4x4xf32>, %k: tensor<2x2xf32>, %o: tensor<1x2x2x2xf32>, %x3: tensor<1x3x3x3x2xf32>, %k3: tensor<2x2x2xf32>, %o3: tensor<1x2x2x2x2xf32>) -> (tensor<1x2x2x2xf32>, tensor<1x2x2x2x2xf32>) {
+  %0 = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %k : tensor<1x2x4x4xf32>, tensor<2x2xf32>) outs(%o : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %1 = linalg.pooling_ndhwc_sum {dilations = dense<1> : vector<3xi64>, strides = dense<1> : vector<3xi64>} ins(%x3, %k3 : tensor<1x3x3x3x2xf32>, tensor<2x2x2xf32>) outs(%o3 : tensor<1x2x2x2x2xf32>) -> tensor<1x2x2x2x2xf32>
+  return %0, %1 : tensor<1x2x2x2xf32>, tensor<1x2x2x2x2xf32>
 }
