@@ -64,6 +64,13 @@ class Settings:
                 value = None
             chosen[key] = value
         legal = options.get("backendLegalOps")
+        if isinstance(legal, str):
+            from ..lowering.patterns.legality import legal_op_problem
+
+            wrong = next((p for p in (legal_op_problem(k.strip()) for k in legal.split(",") if k.strip()) if p is not None), None)
+            if wrong is not None:
+                problems.append(f"convopt-lsp: backendLegalOps={legal!r} ignored ({wrong})")
+                legal = None
         debounce = options.get("debounceMs", 250)
         if not isinstance(debounce, (int, float)) or debounce < 0:
             problems.append(f"convopt-lsp: debounceMs={debounce!r} ignored (milliseconds, >= 0)")

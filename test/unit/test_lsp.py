@@ -395,3 +395,13 @@ async def test_initialization_options_choose_the_lowering():
     cli = [line.split(": ", 1)[1].rstrip("\n") for line in log if line.startswith(f"{legality}:51:")]
     assert report.ops[51].stats == [line for line in cli if not line.startswith("remark")] != []
     assert all(line.startswith("torch.aten.convolution (") for line in report.ops[51].stats)
+
+
+def test_backend_legal_ops_setting_must_name_torch_ops():
+    from convopt.lsp.analysis import Settings
+
+    settings, problems = Settings.from_options({"backendLegalOps": "aten.convolution_backwrd"})
+    assert settings.backend_legal_ops is None
+    assert problems == ["convopt-lsp: backendLegalOps='aten.convolution_backwrd' ignored ('aten.convolution_backwrd' is not a torch op; did you mean 'aten.convolution_backward'?)"]
+    settings, problems = Settings.from_options({"backendLegalOps": "aten.convolution_backward"})
+    assert settings.backend_legal_ops == "aten.convolution_backward" and problems == []

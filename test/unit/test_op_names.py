@@ -122,3 +122,20 @@ def test_allow_unregistered_dialect_keeps_foreign_ops_function_by_function(tmp_p
     assert ok(convopt("--lower-conv-bwd", "--allow-unregistered-dialect", "--threads=2", "in.mlir", cwd=tmp_path)) == whole
     assert whole.count(b'"my.sink"(%arg0) : (tensor<2xf32>) -> ()') == 40
     assert convopt("--lower-conv-bwd", "--threads=2", "in.mlir", cwd=tmp_path).returncode == 1
+
+
+def test_no_misspelled_legal_op_is_accepted():
+    """--backend-legal-ops names: every torch op name misspelled (a sample of
+    the aten ops, and the dropped `aten.` prefix) is refused with a suggestion."""
+    from convopt.lowering.patterns.legality import legal_op_problem
+
+    aten = [n for n in NAMES["torch"] if n.startswith("aten.")]
+    for name in aten[:: max(1, len(aten) // 150)]:
+        assert legal_op_problem(name) is None
+        for bad in misspellings(f"torch.{name}")[:2]:
+            kind = bad.removeprefix("torch.")
+            problem = legal_op_problem(kind)
+            assert problem is not None and problem.startswith(f"'{kind}' is not a torch op; did you mean '"), (kind, problem)
+        short = name.removeprefix("aten.")
+        if f"torch.{short}" not in KNOWN:
+            assert legal_op_problem(short) == f"'{short}' is not a torch op; did you mean '{name}'?"
