@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any, Optional
 
 from ..ir.core import Operation
-from . import linalg, scalar, tensor  # noqa: F401  (register their handlers)
+from . import linalg, scalar, tensor, torch_ops  # noqa: F401  (register their handlers)
 from .core import HANDLERS, InterpError, Interpreter
 
 __all__ = ["HANDLERS", "InterpError", "Interpreter", "run", "run_text"]

@@ -38,7 +38,7 @@ class InterpError(ConvoptError):
 
 TORCH_HINT = (
     "convopt-run runs lowered IR: on a raw torch import run `convopt --lower-conv-bwd --torch-mlir-stages` "
-    "(pure linalg) first; `convopt --lower-conv-bwd` alone leaves the torch ops other than convolution_backward"
+    "(pure linalg) first; of the torch ops `convopt --lower-conv-bwd` leaves, it runs those of convopt/interp/torch_ops.py"
 )
 
 Handler = Callable[["Interpreter", Operation, list], list]

@@ -30,7 +30,7 @@ from ..ir.attributes import (
     IntegerAttr,
     float_from_hex,
 )
-from ..ir.types import FloatType, IndexType, IntegerType, RankedTensorType, Type, ValueTensorType, VectorType, builtin_element_type
+from ..ir.types import DialectType, FloatType, IndexType, IntegerType, RankedTensorType, Type, ValueTensorType, VectorType, builtin_element_type
 
 _FLOATS = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
 _ML_DTYPES = {"bf16": "bfloat16", "f8E4M3FN": "float8_e4m3fn", "f8E5M2": "float8_e5m2"}
@@ -102,7 +102,10 @@ def is_tensor(t: Type) -> bool:
 
 def convert(value: Any, t: Type) -> Any:
     """value as the runtime value of type t: an array of t's element dtype
-    for a tensor type, a numpy scalar otherwise (no copy when it already is)."""
+    for a tensor type, a numpy scalar otherwise (no copy when it already is);
+    torch's scalars, lists and none (`!torch.int`, ...) are Python values."""
+    if isinstance(t, DialectType) and t.dialect == "torch":
+        return value
     dtype = np_dtype(t)
     if is_tensor(t):
         return np.asarray(value).astype(dtype, copy=False)

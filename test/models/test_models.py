@@ -48,6 +48,7 @@ FAST_MODELS = {
     "iree-forward-convs": {"video_block", "audio_encoder", "dynamic_batch_cnn"},
     "raw": set(MODELS) - {"resnet18", "convnext_channels_last"},
     "convopt-run": {"unet", "dynamic_batch_cnn", "audio_encoder"},
+    "convopt-run-iree": {"resnext_block", "convnext_channels_last"},
 }
 """The models each pipeline (and the raw-graph check) runs on in make test."""
 
@@ -169,6 +170,24 @@ def test_model(name: str, pipeline: str, tmp_path: Path, vmfb_cache: Path, reque
           f"float32 eager {eager_error:.2e}; " + ", ".join(f"{k} {v:.1f}s" for k, v in times.items()))
     bad = {k: v for k, v in errors.items() if v > spec.tolerance}
     assert not bad, f"{name} / {pipeline}: relative errors above {spec.tolerance}: " + ", ".join(f"{k} {v:.3g}" for k, v in bad.items())
+
+
+CONVOPT_RUN_IREE = set(MODELS) - {"unet", "audio_encoder", "resnet18"}
+"""The models whose IREE-route torch ops convopt-run runs (the others use
+max_pool2d_with_indices, index.Tensor or cat, which it does not)."""
+
+
+@pytest.mark.parametrize("name", [n for n in MODELS if selected(n, "convopt-run-iree") and n in CONVOPT_RUN_IREE])
+def test_convopt_run_checks_the_iree_route(name: str, tmp_path: Path) -> None:
+    """convopt-run --compare on the IREE recipe's module (linalg and the torch
+    ops IREE's torch input takes: batch norm's, relu, gelu, mm, view ...)."""
+    spec = MODELS[name]
+    args, ref, _ = case(name)
+    lowered = mp.iree_forward_convs(HERE / spec.file, tmp_path)
+    reference = tmp_path / "ref.npz"
+    np.savez(reference, **{f"arg{i}": a for i, a in enumerate(args)}, **{f"out{i}": r for i, r in enumerate(ref)})
+    out = mp.run([mp.tool("convopt-run"), str(lowered.path), "--inputs", str(reference), "--compare", str(reference), "--rtol", str(spec.tolerance)])
+    assert out.startswith(f"convopt-run: {len(ref)} results match {reference}"), out
 
 
 @pytest.mark.parametrize("name", [n for n in MODELS if selected(n, "convopt-run")])

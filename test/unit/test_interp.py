@@ -1058,3 +1058,34 @@ def test_pooling_named_ops(kind, reduce):
             want[:, :, i, j] = reduce(x[:, :, 2 * i : 2 * i + 3, 2 * j : 2 * j + 3], axis=(2, 3))
     want = np.maximum(want, init) if kind == "max" else want + init
     np.testing.assert_allclose(run1(text, x, init)[0], want, rtol=1e-6)
+
+
+def test_the_torch_ops_the_iree_route_keeps():
+    """A batch norm and relu in torch ops, as the IREE recipe leaves them."""
+    V = "!torch.vtensor<[2,3],f32>"
+    text = f"""func.func @main(%x: {V}, %w: !torch.vtensor<[3],f32>) -> ({V}, !torch.vtensor<[3],f32>) {{
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %true = torch.constant.bool true
+  %none = torch.constant.none
+  %eps = torch.constant.float 1.000000e-05
+  %dims = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %var, %mean = torch.aten.var_mean.correction %x, %dims, %int0, %true : {V}, !torch.list<int>, !torch.int, !torch.bool -> !torch.vtensor<[1,3],f32>, !torch.vtensor<[1,3],f32>
+  %0 = torch.aten.add.Scalar %var, %eps, %int1 : !torch.vtensor<[1,3],f32>, !torch.float, !torch.int -> !torch.vtensor<[1,3],f32>
+  %1 = torch.aten.rsqrt %0 : !torch.vtensor<[1,3],f32> -> !torch.vtensor<[1,3],f32>
+  %2 = torch.aten.sub.Tensor %x, %mean, %int1 : {V}, !torch.vtensor<[1,3],f32>, !torch.int -> {V}
+  %3 = torch.aten.mul.Tensor %2, %1 : {V}, !torch.vtensor<[1,3],f32> -> {V}
+  %4 = torch.aten.unsqueeze %w, %int0 : !torch.vtensor<[3],f32>, !torch.int -> !torch.vtensor<[1,3],f32>
+  %5 = torch.aten.mul.Tensor %3, %4 : {V}, !torch.vtensor<[1,3],f32> -> {V}
+  %6 = torch.aten.relu %5 : {V} -> {V}
+  %7 = torch.prims.squeeze %1, %dims : !torch.vtensor<[1,3],f32>, !torch.list<int> -> !torch.vtensor<[3],f32>
+  return %6, %7 : {V}, !torch.vtensor<[3],f32>
+}}
+"""
+    x = np.array([[1.0, -2.0, 3.0], [3.0, 2.0, -1.0]], np.float32)
+    w = np.array([1.0, -1.0, 2.0], np.float32)
+    y, inv = run1(text, x, w)
+    var, mean = x.var(axis=0), x.mean(axis=0)
+    np.testing.assert_allclose(inv, 1 / np.sqrt(var + 1e-5), rtol=1e-6)
+    np.testing.assert_allclose(y, np.maximum((x - mean) / np.sqrt(var + 1e-5) * w, 0), rtol=1e-5)
+    assert y.dtype == np.float32
