@@ -11,6 +11,13 @@ Only the listed ops are `registered`: the Builder refuses to create any
 other, and an op of linalg (which has no default) that is not listed is an
 error of the verifier, as in MLIR.
 
+Which op names exist at all is torch-mlir's word: `op_names.py` (generated
+by `generate_op_names.py` from the installed torch-mlir) lists every op of
+the dialects convopt reads, and the parser refuses a name its dialect does
+not have, with the nearest one (`unknown_op_message`), as torch-mlir-opt
+does; an op of a dialect not in the table is refused unless
+--allow-unregistered-dialect.
+
 A dialect module is the one place that spells its ops' names.  For each op
 it gives a name constant (`tensor.EMPTY`), its `OpDef` in `OPS` (structure,
 syntax, checks; a structured op's `indexing_maps`; a torch op's

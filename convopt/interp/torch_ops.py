@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..dialects import torch
 from ..ir.attributes import FloatAttr, IntegerAttr, StringAttr
 from ..ir.core import Operation
 from .core import InterpError, Interpreter, attr, handler
@@ -24,9 +25,9 @@ _erf = np.vectorize(math.erf, otypes=[np.float64])
 
 def _constant(interp: Interpreter, op: Operation, args: list) -> list:
     value = attr(op, "value")
-    if op.name == "torch.constant.none":
+    if op.name == torch.CONSTANT_NONE:
         return [None]
-    if op.name == "torch.constant.bool":
+    if op.name == torch.CONSTANT_BOOL:
         return [bool(value.value)]  # type: ignore[union-attr]
     if isinstance(value, IntegerAttr):
         return [int(value.value)]
@@ -37,17 +38,17 @@ def _constant(interp: Interpreter, op: Operation, args: list) -> list:
     raise InterpError(f"'{op.name}' without a value", op)
 
 
-handler("torch.constant.int", "torch.constant.float", "torch.constant.bool", "torch.constant.none", "torch.constant.str", "torch.constant.device")(_constant)
+handler(torch.CONSTANT_INT, torch.CONSTANT_FLOAT, torch.CONSTANT_BOOL, torch.CONSTANT_NONE, torch.CONSTANT_STR, torch.CONSTANT_DEVICE)(_constant)
 
 
-@handler("torch.vtensor.literal")
+@handler(torch.LITERAL)
 def _literal(interp: Interpreter, op: Operation, args: list) -> list:
     value = attr(op, "value")
     assert value is not None
     return [constant_value(value, op.results[0].type, interp.resources)]
 
 
-@handler("torch.prim.ListConstruct")
+@handler(torch.LIST_CONSTRUCT)
 def _list(interp: Interpreter, op: Operation, args: list) -> list:
     return [list(args)]
 
@@ -75,36 +76,36 @@ def _gelu(x: np.ndarray, approximate: str) -> np.ndarray:
 
 
 _OPS: dict[str, Callable] = {
-    "torch.aten.add.Tensor": lambda a, b, alpha: a + alpha * b,
-    "torch.aten.sub.Tensor": lambda a, b, alpha: a - alpha * b,
-    "torch.aten.mul.Tensor": lambda a, b: a * b,
-    "torch.aten.add.Scalar": lambda a, s, alpha: a + alpha * s,
-    "torch.aten.mul.Scalar": lambda a, s: a * s,
-    "torch.aten.div.Scalar": lambda a, s: a / s,
-    "torch.aten.le.Scalar": lambda a, s: a <= s,
-    "torch.aten.ge.Scalar": lambda a, s: a >= s,
-    "torch.aten.bitwise_or.Tensor": lambda a, b: np.bitwise_or(a, b),
-    "torch.aten.where.self": lambda c, a, b: np.where(c, a, b),
-    "torch.aten.scalar_tensor": lambda s, dtype, layout, device, pin: np.asarray(s),
-    "torch.aten.clone": lambda a, memory_format: np.array(a),
-    "torch.aten.relu": lambda a: np.maximum(a, 0),
-    "torch.aten.rsqrt": lambda a: 1 / np.sqrt(a),
-    "torch.aten.exp": np.exp,
-    "torch.aten.neg": np.negative,
-    "torch.aten.erf": lambda a: _erf(a).astype(a.dtype),
-    "torch.aten.gelu": _gelu,
-    "torch.aten.hardtanh": lambda a, lo, hi: np.clip(a, lo, hi),
-    "torch.aten.unsqueeze": lambda a, dim: np.expand_dims(a, dim),
-    "torch.prims.squeeze": lambda a, dims: np.squeeze(a, axis=tuple(dims)),
-    "torch.aten.view": lambda a, sizes: np.reshape(a, sizes),
-    "torch.aten.expand": _expand,
-    "torch.aten.mean.dim": lambda a, dims, keepdim, dtype: np.mean(a, axis=tuple(dims) if dims else None, keepdims=keepdim),
-    "torch.aten.mm": np.matmul,
-    "torch.aten.size.int": lambda a, dim: int(np.shape(a)[dim]),
-    "torch.aten.mul.int": lambda a, b: a * b,
-    "torch.aten.div.int": lambda a, b: a / b,
-    "torch.aten.div.float": lambda a, b: a / b,
-    "torch.aten.sub.float": lambda a, b: a - b,
+    torch.ADD_TENSOR: lambda a, b, alpha: a + alpha * b,
+    torch.SUB_TENSOR: lambda a, b, alpha: a - alpha * b,
+    torch.MUL_TENSOR: lambda a, b: a * b,
+    torch.ADD_SCALAR: lambda a, s, alpha: a + alpha * s,
+    torch.MUL_SCALAR: lambda a, s: a * s,
+    torch.DIV_SCALAR: lambda a, s: a / s,
+    torch.LE_SCALAR: lambda a, s: a <= s,
+    torch.GE_SCALAR: lambda a, s: a >= s,
+    torch.BITWISE_OR: lambda a, b: np.bitwise_or(a, b),
+    torch.WHERE_SELF: lambda c, a, b: np.where(c, a, b),
+    torch.SCALAR_TENSOR: lambda s, dtype, layout, device, pin: np.asarray(s),
+    torch.CLONE: lambda a, memory_format: np.array(a),
+    torch.RELU: lambda a: np.maximum(a, 0),
+    torch.RSQRT: lambda a: 1 / np.sqrt(a),
+    torch.EXP: np.exp,
+    torch.NEG: np.negative,
+    torch.ERF: lambda a: _erf(a).astype(a.dtype),
+    torch.GELU: _gelu,
+    torch.HARDTANH: lambda a, lo, hi: np.clip(a, lo, hi),
+    torch.UNSQUEEZE: lambda a, dim: np.expand_dims(a, dim),
+    torch.PRIMS_SQUEEZE: lambda a, dims: np.squeeze(a, axis=tuple(dims)),
+    torch.VIEW: lambda a, sizes: np.reshape(a, sizes),
+    torch.EXPAND: _expand,
+    torch.MEAN_DIM: lambda a, dims, keepdim, dtype: np.mean(a, axis=tuple(dims) if dims else None, keepdims=keepdim),
+    torch.MM: np.matmul,
+    torch.SIZE_INT: lambda a, dim: int(np.shape(a)[dim]),
+    torch.MUL_INT: lambda a, b: a * b,
+    torch.DIV_INT: lambda a, b: a / b,
+    torch.DIV_FLOAT: lambda a, b: a / b,
+    torch.SUB_FLOAT: lambda a, b: a - b,
 }
 
 
@@ -113,6 +114,6 @@ def _torch_op(interp: Interpreter, op: Operation, args: list) -> list:
     return [_OPS[op.name](*args)]
 
 
-@handler("torch.aten.var_mean.correction")
+@handler(torch.VAR_MEAN_CORRECTION)
 def _var_mean_op(interp: Interpreter, op: Operation, args: list) -> list:
     return list(_var_mean(*args))

@@ -397,7 +397,7 @@ async def test_initialization_options_choose_the_lowering():
     assert all(line.startswith("torch.aten.convolution (") for line in report.ops[51].stats)
 
 
-def test_backend_legal_ops_setting_must_name_torch_ops():
+async def test_backend_legal_ops_setting_must_name_torch_ops():
     from convopt.lsp.analysis import Settings
 
     settings, problems = Settings.from_options({"backendLegalOps": "aten.convolution_backwrd"})
