@@ -235,6 +235,10 @@ DIV_INT = "torch.aten.div.int"
 DIV_FLOAT = "torch.aten.div.float"
 SUB_FLOAT = "torch.aten.sub.float"
 VAR_MEAN_CORRECTION = "torch.aten.var_mean.correction"
+CAT = "torch.aten.cat"
+INDEX_TENSOR = "torch.aten.index.Tensor"
+MAX_POOL2D = "torch.aten.max_pool2d_with_indices"
+MAX_POOL2D_BACKWARD = "torch.aten.max_pool2d_with_indices_backward"
 
 _CONV_ARGS = ("stride", "padding", "dilation", "transposed", "output_padding", "groups")
 _ATEN = {

@@ -3,9 +3,7 @@ leaves in place (`convopt --lower-conv-bwd --lower-forward-convs`), with
 PyTorch's semantics, so that convopt-run runs the IREE route's module too:
 constants and lists as Python values, tensors as numpy arrays in their
 declared element type (each result is converted to its type afterwards).
-The set is what the training steps of test/models use, without the pooling
-and indexing ops (max_pool2d_with_indices and its backward, index.Tensor,
-cat)."""
+The set is what the training steps of test/models use."""
 
 from __future__ import annotations
 
@@ -106,6 +104,8 @@ _OPS: dict[str, Callable] = {
     torch.DIV_INT: lambda a, b: a / b,
     torch.DIV_FLOAT: lambda a, b: a / b,
     torch.SUB_FLOAT: lambda a, b: a - b,
+    torch.CAT: lambda tensors, dim: np.concatenate(tensors, axis=dim),
+    torch.INDEX_TENSOR: lambda a, indices: a[tuple(slice(None) if i is None else i for i in indices)],
 }
 
 
@@ -117,3 +117,46 @@ def _torch_op(interp: Interpreter, op: Operation, args: list) -> list:
 @handler(torch.VAR_MEAN_CORRECTION)
 def _var_mean_op(interp: Interpreter, op: Operation, args: list) -> list:
     return list(_var_mean(*args))
+
+
+def _pool_geometry(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
+    """PyTorch's output size of a pooling window along one dim."""
+    span = size + 2 * p - d * (k - 1) - 1
+    out = (-(-span // s) if ceil_mode else span // s) + 1
+    if ceil_mode and (out - 1) * s >= size + p:  # the last window must start inside the input or its left padding
+        out -= 1
+    return out
+
+
+@handler(torch.MAX_POOL2D)
+def _max_pool2d(interp: Interpreter, op: Operation, args: list) -> list:
+    """(max over each window, the flat index h * W + w of the first maximum
+    in the window's row-major order, NaN counting as the maximum)."""
+    x, kernel, stride, padding, dilation, ceil_mode = args
+    stride = stride or kernel
+    H, W = x.shape[-2:]
+    dims = [(x.shape[-2 + i], kernel[i], stride[i], padding[i], dilation[i]) for i in range(2)]
+    oh, ow = (_pool_geometry(n, k, s, p, d, ceil_mode) for n, k, s, p, d in dims)
+    pad = [(p, max(0, (o - 1) * s + d * (k - 1) + 1 - n - p)) for (n, k, s, p, d), o in zip(dims, (oh, ow))]
+    xp = np.pad(x, [(0, 0)] * (x.ndim - 2) + pad, constant_values=-np.inf)
+    best = np.full((*x.shape[:-2], oh, ow), -np.inf, x.dtype)
+    where = np.zeros(best.shape, np.int64)
+    rows, cols = np.arange(oh)[:, None] * stride[0], np.arange(ow)[None, :] * stride[1]
+    for i in range(kernel[0]):
+        for j in range(kernel[1]):
+            r, c = i * dilation[0], j * dilation[1]
+            cand = xp[..., r : r + stride[0] * (oh - 1) + 1 : stride[0], c : c + stride[1] * (ow - 1) + 1 : stride[1]]
+            take = (cand > best) | (np.isnan(cand) & ~np.isnan(best))
+            best = np.where(take, cand, best)
+            where = np.where(take, (rows + r - padding[0]) * W + (cols + c - padding[1]), where)
+    return [best, where]
+
+
+@handler(torch.MAX_POOL2D_BACKWARD)
+def _max_pool2d_backward(interp: Interpreter, op: Operation, args: list) -> list:
+    """grad_input[h * W + w] += grad_output at the positions the forward's indices name."""
+    grad_out, x, _, _, _, _, _, indices = args
+    planes = int(np.prod(x.shape[:-2], dtype=np.int64))
+    grad = np.zeros((planes, x.shape[-2] * x.shape[-1]), grad_out.dtype)
+    np.add.at(grad, (np.arange(planes)[:, None], np.asarray(indices).reshape(planes, -1)), grad_out.reshape(planes, -1))
+    return [grad.reshape(x.shape)]

@@ -48,7 +48,7 @@ FAST_MODELS = {
     "iree-forward-convs": {"video_block", "audio_encoder", "dynamic_batch_cnn"},
     "raw": set(MODELS) - {"resnet18", "convnext_channels_last"},
     "convopt-run": {"unet", "dynamic_batch_cnn", "audio_encoder"},
-    "convopt-run-iree": {"resnext_block", "convnext_channels_last"},
+    "convopt-run-iree": {"unet", "convnext_channels_last", "audio_encoder"},
 }
 """The models each pipeline (and the raw-graph check) runs on in make test."""
 
@@ -172,15 +172,11 @@ def test_model(name: str, pipeline: str, tmp_path: Path, vmfb_cache: Path, reque
     assert not bad, f"{name} / {pipeline}: relative errors above {spec.tolerance}: " + ", ".join(f"{k} {v:.3g}" for k, v in bad.items())
 
 
-CONVOPT_RUN_IREE = set(MODELS) - {"unet", "audio_encoder", "resnet18"}
-"""The models whose IREE-route torch ops convopt-run runs (the others use
-max_pool2d_with_indices, index.Tensor or cat, which it does not)."""
-
-
-@pytest.mark.parametrize("name", [n for n in MODELS if selected(n, "convopt-run-iree") and n in CONVOPT_RUN_IREE])
+@pytest.mark.parametrize("name", [n for n in MODELS if selected(n, "convopt-run-iree")])
 def test_convopt_run_checks_the_iree_route(name: str, tmp_path: Path) -> None:
     """convopt-run --compare on the IREE recipe's module (linalg and the torch
-    ops IREE's torch input takes: batch norm's, relu, gelu, mm, view ...)."""
+    ops IREE's torch input takes: batch norm's, relu, gelu, mm, view, cat,
+    index.Tensor, max_pool2d_with_indices and its backward ...)."""
     spec = MODELS[name]
     args, ref, _ = case(name)
     lowered = mp.iree_forward_convs(HERE / spec.file, tmp_path)

@@ -1089,3 +1089,52 @@ def test_the_torch_ops_the_iree_route_keeps():
     np.testing.assert_allclose(inv, 1 / np.sqrt(var + 1e-5), rtol=1e-6)
     np.testing.assert_allclose(y, np.maximum((x - mean) / np.sqrt(var + 1e-5) * w, 0), rtol=1e-5)
     assert y.dtype == np.float32
+
+
+@pytest.mark.parametrize("padding, ceil_mode", [(0, False), (1, False), (0, True), (1, True)])
+def test_max_pool2d_with_indices_and_backward_are_pytorchs(padding, ceil_mode):
+    import torch
+
+    V = "!torch.vtensor"
+    x = np.random.default_rng(1).standard_normal((2, 3, 7, 8)).astype(np.float32)
+    x[0, 0, 0, :2] = 5.0  # a tie: the first maximum's index
+    tx = torch.tensor(x, requires_grad=True)
+    y, idx = torch.nn.functional.max_pool2d(tx, 3, 2, padding, 1, ceil_mode=ceil_mode, return_indices=True)
+    g = torch.randn(y.shape, generator=torch.Generator().manual_seed(0))
+    y.backward(g)
+    text = f"""func.func @main(%x: {V}<[2,3,7,8],f32>, %g: {V}<[{','.join(map(str, y.shape))}],f32>) -> ({V}<[{','.join(map(str, y.shape))}],f32>, {V}<[{','.join(map(str, y.shape))}],si64>, {V}<[2,3,7,8],f32>) {{
+  %k = torch.constant.int 3
+  %s = torch.constant.int 2
+  %p = torch.constant.int {padding}
+  %d = torch.constant.int 1
+  %ceil = torch.constant.bool {str(ceil_mode).lower()}
+  %kk = torch.prim.ListConstruct %k, %k : (!torch.int, !torch.int) -> !torch.list<int>
+  %ss = torch.prim.ListConstruct %s, %s : (!torch.int, !torch.int) -> !torch.list<int>
+  %pp = torch.prim.ListConstruct %p, %p : (!torch.int, !torch.int) -> !torch.list<int>
+  %dd = torch.prim.ListConstruct %d, %d : (!torch.int, !torch.int) -> !torch.list<int>
+  %y, %i = torch.aten.max_pool2d_with_indices %x, %kk, %ss, %pp, %dd, %ceil : {V}<[2,3,7,8],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool -> {V}<[{','.join(map(str, y.shape))}],f32>, {V}<[{','.join(map(str, y.shape))}],si64>
+  %gx = torch.aten.max_pool2d_with_indices_backward %g, %x, %kk, %ss, %pp, %dd, %ceil, %i : {V}<[{','.join(map(str, y.shape))}],f32>, {V}<[2,3,7,8],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, {V}<[{','.join(map(str, y.shape))}],si64> -> {V}<[2,3,7,8],f32>
+  return %y, %i, %gx : {V}<[{','.join(map(str, y.shape))}],f32>, {V}<[{','.join(map(str, y.shape))}],si64>, {V}<[2,3,7,8],f32>
+}}
+"""
+    got_y, got_i, got_g = run1(text, x, g.numpy())
+    assert got_y.shape == tuple(y.shape)
+    np.testing.assert_array_equal(got_y, y.detach().numpy())
+    np.testing.assert_array_equal(got_i, idx.numpy())
+    np.testing.assert_allclose(got_g, tx.grad.numpy(), rtol=1e-6)
+
+
+def test_cat_and_index_tensor():
+    V = "!torch.vtensor"
+    text = f"""func.func @main(%a: {V}<[2,1],f32>, %b: {V}<[2,2],f32>, %i: {V}<[3],si64>, %j: {V}<[3],si64>) -> ({V}<[2,3],f32>, {V}<[3],f32>) {{
+  %int1 = torch.constant.int 1
+  %l = torch.prim.ListConstruct %a, %b : ({V}<[2,1],f32>, {V}<[2,2],f32>) -> !torch.list<vtensor>
+  %c = torch.aten.cat %l, %int1 : !torch.list<vtensor>, !torch.int -> {V}<[2,3],f32>
+  %ix = torch.prim.ListConstruct %i, %j : ({V}<[3],si64>, {V}<[3],si64>) -> !torch.list<optional<vtensor>>
+  %e = torch.aten.index.Tensor %c, %ix : {V}<[2,3],f32>, !torch.list<optional<vtensor>> -> {V}<[3],f32>
+  return %c, %e : {V}<[2,3],f32>, {V}<[3],f32>
+}}
+"""
+    c, e = run1(text, np.array([[1.0], [2.0]], np.float32), np.array([[3.0, 4.0], [5.0, 6.0]], np.float32), np.array([1, 0, 1]), np.array([2, 0, 0]))
+    np.testing.assert_array_equal(c, [[1.0, 3.0, 4.0], [2.0, 5.0, 6.0]])
+    np.testing.assert_array_equal(e, [6.0, 1.0, 2.0])
