@@ -55,6 +55,9 @@ _LONG_OPTIONS = (
     "timing",
     "mlir-print-ir-before",
     "mlir-print-ir-after",
+    "allow-unregistered-dialect",
+    "dump-pass-pipeline",
+    "mlir-elide-elementsattrs-if-larger",
     "version",
     "help",
 )
@@ -90,7 +93,7 @@ def normalize_argv(argv: list[str]) -> list[str]:
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("input_path", metavar="INPUT", default="-", required=False)
+@click.argument("input_path", metavar="[INPUT]", default="-", required=False)
 @click.option("-o", "--output", "output_path", default="-", metavar="PATH", help="Write the result to PATH (atomically; nothing is written on error).")
 @click.option("--lower-conv-bwd", is_flag=True, help="Lower every torch.aten.convolution_backward to linalg: directly where the target accepts it, else decomposed first.")
 @click.option("--decompose-conv-bwd", is_flag=True, help="Only decompose convolution_backward into aten.convolution and aten.sum (torch in, torch out).")
@@ -147,6 +150,9 @@ def normalize_argv(argv: list[str]) -> list[str]:
 @click.option("--mlir-timing", "--timing", "mlir_timing", is_flag=True, help="Print the wall time of parsing, verifying, each pass and the output to stderr, in mlir-opt's report layout.")
 @click.option("--mlir-print-ir-before", multiple=True, metavar="PASS", help="Print the IR before each run of the pass PASS to stderr (repeatable, or comma-separated names).")
 @click.option("--mlir-print-ir-after", multiple=True, metavar="PASS", help="Print the IR after each run of the pass PASS to stderr (repeatable, or comma-separated names).")
+@click.option("--allow-unregistered-dialect", is_flag=True, help="Let ops of dialects convopt does not know through (kept, printed in the generic form); an unknown op of a known dialect is an error all the same.")
+@click.option("--dump-pass-pipeline", is_flag=True, help="Print the pass pipeline that will run, with every option of every pass, to stderr (as mlir-opt).")
+@click.option("--mlir-elide-elementsattrs-if-larger", "elide_elements_over", type=click.IntRange(min=0), default=None, metavar="N", help="Print dense attributes of more than N elements as dense_resource<__elided__> (as mlir-opt).")
 @click.version_option(__version__, "--version", prog_name="convopt")
 def main(input_path: str, output_path: str, **flags: Any) -> None:
     """Lower torch-mlir's convolution backward to linalg (mlir-opt style).
@@ -193,6 +199,9 @@ class _Flags:
     mlir_timing: bool
     mlir_print_ir_before: tuple[str, ...]
     mlir_print_ir_after: tuple[str, ...]
+    allow_unregistered_dialect: bool
+    dump_pass_pipeline: bool
+    elide_elements_over: Optional[int]
 
 
 def _options(input_path: str, output_path: str, f: _Flags) -> Options:
@@ -214,8 +223,12 @@ def _options(input_path: str, output_path: str, f: _Flags) -> Options:
         threads=f.threads,
         verify_each=f.verify_each,
         timing=f.mlir_timing,
-        print_ir_before=_pass_names("--mlir-print-ir-before", f.mlir_print_ir_before),
-        print_ir_after=_pass_names("--mlir-print-ir-after", f.mlir_print_ir_after),
+        print_ir_before=_pass_names(f.mlir_print_ir_before),
+        print_ir_after=_pass_names(f.mlir_print_ir_after),
+        allow_unregistered_dialect=f.allow_unregistered_dialect,
+        pipeline_from_flags=f.pass_pipeline is None,
+        dump_pass_pipeline=f.dump_pass_pipeline,
+        elide_elements_over=f.elide_elements_over,
     )
 
 
@@ -242,16 +255,10 @@ def _pipeline(f: _Flags) -> Optional[str]:
     return f.pass_pipeline
 
 
-def _pass_names(flag: str, values: tuple[str, ...]) -> tuple[str, ...]:
-    """The pass names of a repeatable, comma-separated flag; a usage error
-    listing the registered passes for a name that is not one."""
-    from .passes import unknown_pass_message
-
-    names = tuple(n.strip() for v in values for n in v.split(",") if n.strip())
-    message = unknown_pass_message(names)
-    if message is not None:
-        _usage_error(f"{flag}: {message}")
-    return names
+def _pass_names(values: tuple[str, ...]) -> tuple[str, ...]:
+    """The pass names of a repeatable, comma-separated flag (the driver
+    refuses a name that is no pass, with exit code 1 as for --pass-pipeline)."""
+    return tuple(n.strip() for v in values for n in v.split(",") if n.strip())
 
 
 def _usage_error(message: str) -> NoReturn:

@@ -60,6 +60,10 @@ class Options:
     timing: bool = False  # --mlir-timing: the time report on the log at the end
     print_ir_before: tuple[str, ...] = ()  # pass names: the IR before each run of them, on the log
     print_ir_after: tuple[str, ...] = ()  # pass names: the IR after each run of them, on the log
+    allow_unregistered_dialect: bool = False  # ops of dialects convopt does not know pass through (printed generically)
+    pipeline_from_flags: bool = False  # pipeline is default_pipeline's for the flags: its option errors name the flags
+    dump_pass_pipeline: bool = False  # --dump-pass-pipeline: the pipeline, every option spelled out, on stderr before running
+    elide_elements_over: Optional[int] = None  # --mlir-elide-elementsattrs-if-larger=N
 
 
 class Route(enum.Enum):
@@ -132,15 +136,14 @@ class Session:
     routes: list[RouteTaken] = field(default_factory=list)
 
 
-def process(source: SourceFile, options: Options, engine: DiagnosticEngine, log: Log = None, allow_empty: bool = False) -> Optional[str]:
+def process(source: SourceFile, options: Options, engine: DiagnosticEngine, log: Log = None) -> Optional[str]:
     """Parse, verify, transform and print one buffer; None on error (the
-    error is in engine).  `allow_empty` (a chunk of --split-input-file)
-    makes a buffer without ops an empty module, as mlir-opt does; `log`
-    receives the --stats lines and the IR dumps."""
-    return run_buffer(Session(options, check_options(options), engine, log), source, allow_empty)
+    error is in engine).  A buffer without ops is an empty module, as in
+    mlir-opt; `log` receives the --stats lines and the IR dumps."""
+    return run_buffer(Session(options, check_options(options), engine, log), source)
 
 
-def run_buffer(session: Session, source: SourceFile, allow_empty: bool = False) -> Optional[str]:
+def run_buffer(session: Session, source: SourceFile) -> Optional[str]:
     """The one runner: torch-mlir's stages around convopt, or convopt alone;
     convopt goes function by function where it can (same bytes, ~1/3 of the
     memory) and through the module as a whole otherwise, recording why."""
@@ -149,11 +152,11 @@ def run_buffer(session: Session, source: SourceFile, allow_empty: bool = False) 
 
         session.routes.append(RouteTaken(Route.TORCH_MLIR_STAGES, "--torch-mlir-stages"))
         with session.timing.scope("torch-mlir stages (frontend, convopt, linalg)"):
-            return process_with_stages(source, session.engine, lambda middle: _convopt(session, middle, False))
-    return _convopt(session, source, allow_empty)
+            return process_with_stages(source, session.engine, lambda middle: _convopt(session, middle))
+    return _convopt(session, source)
 
 
-def _convopt(session: Session, source: SourceFile, allow_empty: bool) -> Optional[str]:
+def _convopt(session: Session, source: SourceFile) -> Optional[str]:
     """convopt on one buffer, per function if it can, else as a whole."""
     from . import parallel
 
@@ -161,7 +164,8 @@ def _convopt(session: Session, source: SourceFile, allow_empty: bool) -> Optiona
     if why is None:
         assert session.passes is not None
         try:
-            out = parallel.run_parallel(source, session.passes, session.options.threads or None, session.options.debuginfo, session.timing)
+            o = session.options
+            out = parallel.run_parallel(source, session.passes, o.threads or None, o.debuginfo, session.timing, o.allow_unregistered_dialect)
             session.routes.append(RouteTaken(Route.PER_FUNCTION, _workers(session.options.threads)))
             return out
         except parallel.Fallback as fallback:
@@ -172,7 +176,7 @@ def _convopt(session: Session, source: SourceFile, allow_empty: bool) -> Optiona
         # --threads asked for processes: say why the module went as a whole
         message = f"processed as a whole module, not function by function in {_workers(threads)}: {why}"
         session.engine.emit(Diagnostic("remark", message, source.pos(1, 1)))
-    return _whole_module(session, source, allow_empty)
+    return _whole_module(session, source)
 
 
 def _whole_module_reason(session: Session, source: SourceFile) -> Optional[str]:
@@ -204,6 +208,7 @@ def _whole_module_flags(o: Options) -> list[tuple[str, bool]]:
         ("--mlir-print-ir-before", bool(o.print_ir_before)),
         ("--mlir-print-ir-after", bool(o.print_ir_after)),
         ("--verify-each", o.verify_each),
+        ("--mlir-elide-elementsattrs-if-larger", o.elide_elements_over is not None),  # the per-function printer has no options
     ]
 
 
@@ -213,23 +218,23 @@ def _workers(threads: Optional[int]) -> str:
     return "one process per CPU" if not threads else f"{threads} processes"
 
 
-def _whole_module(session: Session, source: SourceFile, allow_empty: bool) -> Optional[str]:
+def _whole_module(session: Session, source: SourceFile) -> Optional[str]:
     """Parse, verify, run the pipeline on and print the buffer as one module."""
-    from .ir.core import new_module
-    from .parser import ParsedFile, _has_content, parse
+    from .parser import parse
     from .printer import print_module
     from .verifier import verify
 
     timing, engine = session.timing, session.engine
     try:
         with timing.scope("Parser"):
-            parsed = ParsedFile(new_module(source.pos(1, 1))) if allow_empty and not _has_content(source.text) else parse(source)
+            parsed = parse(source, session.options.allow_unregistered_dialect)
         with timing.scope("Verifier"):
             verify(parsed.module)
         if session.passes is not None:
             run_pipeline(session, parsed.module)
         with timing.scope("Output"):
-            return print_module(parsed.module, parsed.metadata, session.options.debuginfo)
+            o = session.options
+            return print_module(parsed.module, parsed.metadata, o.debuginfo, o.elide_elements_over)
     except ConvoptError as e:
         engine.emit(e.diagnostic)
         return None
@@ -269,6 +274,7 @@ class _IRDumps:
 
     def __init__(self, options: Options, log: Callable[[str], object]):
         self.debuginfo = options.debuginfo
+        self.elide = options.elide_elements_over
         self.log = log
         self.before_names = set(options.print_ir_before)
         self.after_names = set(options.print_ir_after)
@@ -287,7 +293,7 @@ class _IRDumps:
 
         where = f"('{op.name}' operation: @{_sym(op)})" if op.name == "func.func" else f"('{op.name}' operation)"
         self.log(f"// -----// IR Dump {when} {p.NAME} {where} //----- //\n")
-        self.log(Printer(self.debuginfo).print_module(op))
+        self.log(Printer(self.debuginfo, self.elide).print_module(op))
 
 
 def _sym(op) -> str:
@@ -312,7 +318,12 @@ def check_options(options: Options, timing: Timing = NO_TIMING) -> Optional[Pass
             if message is not None:
                 raise PipelineError(f"{flag}: {message}")
     except PipelineError as e:
-        raise ConvoptError(lines=[f"convopt: error: {e}"]) from None
+        message = str(e)
+        if options.pipeline_from_flags:
+            from .pipelines import in_flag_terms
+
+            message = in_flag_terms(message)
+        raise ConvoptError(lines=[f"convopt: error: {message}"]) from None
     if options.torch_mlir_stages:
         from .torch_mlir_stages import require_torch_mlir
 
@@ -358,7 +369,7 @@ def _run_chunks(session: Session, chunks: list[SourceFile]) -> str:
 
     for chunk in chunks:
         start = len(engine.diagnostics)
-        out = run_buffer(session, chunk, allow_empty=options.split_input_file)
+        out = run_buffer(session, chunk)
         produced = engine.diagnostics[start:]
         if options.verify_diagnostics:
             problems += verify_expected(chunk, produced)
@@ -404,6 +415,9 @@ def _run_command(options: Options, timing: Timing) -> int:
     except ConvoptError as e:
         sys.stderr.write("\n".join(e.diagnostics) + "\n")
         return 1
+    if options.dump_pass_pipeline:
+        count = len(passes.passes()) if passes is not None else 0
+        sys.stderr.write(f"Pass Manager with {count} passes:\n{passes.describe() if passes is not None else 'builtin.module()'}\n\n")
     try:
         name, data = read_input(options.input_path)
     except OSError as e:

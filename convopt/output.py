@@ -16,7 +16,7 @@ import stat
 import tempfile
 import threading
 from collections.abc import Iterator
-from typing import Optional
+from typing import Optional, Union
 
 
 class Interrupted(BaseException):
@@ -28,14 +28,16 @@ class Interrupted(BaseException):
         self.signum = signum
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Write `path` through a temp file in its directory and os.replace: an
-    interrupted or failed write (SIGINT, SIGTERM, SIGHUP, a full disk)
-    leaves the previous content and no temp file."""
+def write_atomically(path: str, text: Union[str, bytes]) -> None:
+    """Write `path` (text as UTF-8, or bytes) through a temp file in its
+    directory and os.replace: an interrupted or failed write (SIGINT,
+    SIGTERM, SIGHUP, a full disk) leaves the previous content and no temp
+    file."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
     if os.path.exists(path) and not os.path.isfile(path):
         # /dev/null, /dev/stdout, a pipe: write through; renaming over it would replace the device
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+        with open(path, "wb") as f:
+            f.write(data)
         return
     directory = os.path.dirname(os.path.abspath(path))
     tmp: Optional[str] = None
@@ -43,8 +45,8 @@ def write_atomically(path: str, text: str) -> None:
         try:
             with _signals_blocked():  # no signal between creating the temp file and knowing its name
                 fd, tmp = tempfile.mkstemp(prefix=".convopt-", dir=directory)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
             # mkstemp makes the file private (0600); give it the mode a plain open() would
             os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode) if os.path.exists(path) else 0o666 & ~_umask())
             os.replace(tmp, path)

@@ -117,6 +117,7 @@ class _Job:
     debuginfo: bool
     chunks: list[tuple[int, str]]
     timed: bool = False
+    allow_unregistered_dialect: bool = False
 
 
 Results = list[tuple[str, list[AffineMapAttr]]]
@@ -157,7 +158,7 @@ def _run_function(job: _Job, source: SourceFile, timing: Timing) -> Operation:
     where = f"line {source.line_offset + 1}"
     try:
         with timing.scope("Parser"):
-            parsed = parse(source)
+            parsed = parse(source, job.allow_unregistered_dialect)
         module = parsed.module
         funcs = module.regions[0].blocks[0].ops
         if len(funcs) != 1 or funcs[0].name != "func.func" or parsed.metadata or parsed.type_aliases or referenced_symbols(module):
@@ -199,7 +200,9 @@ class _Assembler(Printer):
         return text if text is not None else super().op(op)
 
 
-def run_parallel(source: SourceFile, passes: PassManager, workers: Optional[int] = None, debuginfo: bool = False, timing: Timing = NO_TIMING) -> str:
+def run_parallel(
+    source: SourceFile, passes: PassManager, workers: Optional[int] = None, debuginfo: bool = False, timing: Timing = NO_TIMING, allow_unregistered_dialect: bool = False,
+) -> str:
     """The output of `parse, verify, pipeline, print` on source, computed
     function by function in `workers` processes (default: the CPUs this
     process may use; 1: in this process, each function's IR freed once it
@@ -208,11 +211,12 @@ def run_parallel(source: SourceFile, passes: PassManager, workers: Optional[int]
     workers = workers or len(os.sched_getaffinity(0))
     header, chunks, footer = _split(source, passes)
     skeleton = _skeleton(source, header + footer, timing)
+    allow = allow_unregistered_dialect
     try:
         if workers == 1:  # in this process, one function at a time: little memory
-            results = _run_chunks(_Job(source.name, passes, debuginfo, chunks), timing)
+            results = _run_chunks(_Job(source.name, passes, debuginfo, chunks, allow_unregistered_dialect=allow), timing)
         else:
-            results = _run_pool(_Job(source.name, passes, debuginfo, chunks, timing.enabled), workers, timing)
+            results = _run_pool(_Job(source.name, passes, debuginfo, chunks, timing.enabled, allow), workers, timing)
     except Fallback:
         raise
     except Exception as e:  # a bug in a worker: the serial path reports it as usual

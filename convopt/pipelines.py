@@ -8,7 +8,21 @@ shared by the command line and the Python API (no click, nothing heavy).
 
 from __future__ import annotations
 
+import re
 from typing import Optional
+
+FLAGS = {"legal-ops": "--backend-legal-ops", "target": "--target", "conv-form": "--conv-form", "matmul-tiles": "--matmul-tiles", "device": "--device"}
+"""The pass options default_pipeline sets -> the command-line flags that set them."""
+
+_OPTION = re.compile(r"(?<![\w-])(" + "|".join(FLAGS) + r")(?=[=: ])")
+_PASS_PREFIX = re.compile(r"^invalid options for pass '[\w-]+': ")
+
+
+def in_flag_terms(message: str) -> str:
+    """A pass-option error of a default pipeline in the words of the flags
+    that made it: `invalid options for pass 'convopt-decompose-conv-bwd':
+    matmul-tiles=avx512 ...` -> `--matmul-tiles=avx512 ...`."""
+    return _OPTION.sub(lambda m: FLAGS[m.group(1)], _PASS_PREFIX.sub("", message))
 
 
 def default_pipeline(

@@ -100,7 +100,8 @@ class _Session:
         """Parse `source`, run `pipeline`, print the result (with `loc(...)`
         if `locations`); None on failure (the diagnostics are in engine).
         `raw_import`: the input should be torch and func ops only; if it is
-        not and the stage fails, the first error gets a note saying so."""
+        not and the stage fails, the first error says so (torch-mlir's
+        errors, with their dumps of the IR, follow)."""
         reported: list[_Reported] = []
 
         def handler(d: Any) -> bool:
@@ -123,6 +124,8 @@ class _Session:
         finally:
             handle.detach()
         first_error: Optional[Diagnostic] = None
+        if failure is not None and foreign is not None:  # the hint first, before torch-mlir's dumps
+            first_error = engine.emit(Diagnostic("error", NOT_A_RAW_IMPORT.format(op=foreign[0]), _position(foreign[1], source)))
         for r in reported:
             if r.severity == "remark" and not engine.remarks:
                 continue
@@ -132,9 +135,7 @@ class _Session:
         if failure is None and module is not None:
             return module.operation.get_asm(enable_debug_info=locations) + "\n"  # torch-mlir-opt ends its output with an empty line
         if first_error is None:
-            first_error = engine.emit(Diagnostic("error", f"torch-mlir: {failure or 'failed'} ({pipeline})", source.pos(1, 1)))
-        if foreign is not None:
-            first_error.note(NOT_A_RAW_IMPORT.format(op=foreign[0]), _position(foreign[1], source))
+            engine.emit(Diagnostic("error", f"torch-mlir: {failure or 'failed'} ({pipeline})", source.pos(1, 1)))
         return None
 
     def _first_foreign_op(self, module: Any) -> Optional[tuple[str, str]]:

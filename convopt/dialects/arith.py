@@ -67,6 +67,7 @@ ERF = "math.erf"
 SIN = "math.sin"
 COS = "math.cos"
 POWF = "math.powf"
+FPOWI = "math.fpowi"
 EXTF = "arith.extf"
 TRUNCF = "arith.truncf"
 EXTSI = "arith.extsi"
@@ -100,7 +101,8 @@ def _typed_value(attr: object) -> str:
 
 
 def _print_constant(p: PrinterAPI, op: Operation) -> str:
-    return f"arith.constant{p.attr_dict(rest(op, 'value'))} {_typed_value(op.attributes['value'])}"
+    value = op.attributes["value"]
+    return f"arith.constant{p.attr_dict(rest(op, 'value'))} {p.attr(value) if isinstance(value, DenseAttr) else _typed_value(value)}"
 
 
 _TYPED_VALUES = (IntegerAttr, FloatAttr, DenseAttr, DenseResourceAttr)
@@ -204,6 +206,23 @@ def _same_types(r: ResolverAPI, syn: OpSyntaxAPI, lhs: list[Type]) -> tuple[list
     return [lhs[0]] * len(syn.operands), [lhs[0]]
 
 
+# --- math.fpowi: `math.fpowi %x, %n : F, I` (a float to an integer power) --------------------------
+
+def _print_fpowi(p: PrinterAPI, op: Operation) -> str:
+    return f"{op.name} {p.values(op.operands)}{p.attr_dict(op.attributes)} : {p.types(v.type for v in op.operands)}"
+
+
+def _fpowi_types(r: ResolverAPI, syn: OpSyntaxAPI, lhs: list[Type]) -> tuple[list[Type], list[Type]]:
+    if len(lhs) != 2:
+        raise r.fail(f"'{syn.name}' expects the types of its base and exponent after ':'", syn.token)
+    return lhs, [lhs[0]]
+
+
+def _verify_fpowi(op: Operation) -> None:
+    if op.results[0].type != op.operands[0].type:
+        raise fail(op, f"requires the result type to be the base's, found '{op.results[0].type}' and '{op.operands[0].type}'")
+
+
 _SAME_TYPE = dict(
     results=1, print=_print_same_type, colon_types=_same_types, verify=_verify_same_type,
     pure=True, functional_types=False, rejects_properties=False,
@@ -222,6 +241,10 @@ OPS: dict[str, OpDef] = {
         SELECT, operands=3, results=1, print=_print_select, colon_types=_select_types, verify=_verify_select, pure=True,
     ),
     **family(FLOAT_OPS + INT_OPS + MATH_OPS, **_SAME_TYPE),  # type: ignore[arg-type]
+    FPOWI: OpDef(
+        FPOWI, operands=2, results=1, print=_print_fpowi, colon_types=_fpowi_types, verify=_verify_fpowi,
+        pure=True, functional_types=False, rejects_properties=False,
+    ),
     **{n: cast_op(n, pure=True) for n in CASTS},
 }
 

@@ -80,7 +80,8 @@ def _print_structured(p: PrinterAPI, op: Operation) -> str:
     if op.name == GENERIC and op.regions:
         text += " " + p.region(op.regions[0])
     if op.results and op.name not in TRAILING_ATTRS:
-        text += " -> " + p.types(r.type for r in op.results)
+        types = p.types(r.type for r in op.results)
+        text += f" -> ({types})" if len(op.results) > 1 else " -> " + types
     return text
 
 
@@ -298,11 +299,7 @@ def _contraction_maps(lhs: str, rhs: str, out: str) -> list[AffineMap]:
 
 MATMULS = {
     MATMUL: ("mk", "kn", "mn"),
-    "linalg.matmul_transpose_a": ("km", "kn", "mn"),
-    "linalg.matmul_transpose_b": ("mk", "nk", "mn"),
     BATCH_MATMUL: ("bmk", "bkn", "bmn"),
-    "linalg.batch_matmul_transpose_a": ("bkm", "bkn", "bmn"),
-    "linalg.batch_matmul_transpose_b": ("bmk", "bnk", "bmn"),
     "linalg.matvec": ("mk", "k", "m"),
     "linalg.vecmat": ("k", "kn", "n"),
     "linalg.batch_matvec": ("bmk", "bk", "bm"),
@@ -370,6 +367,43 @@ def _conv_maps(name: str, strides: tuple[int, ...], dilations: tuple[int, ...]) 
     ]
 
 
+POOLINGS = {
+    f"linalg.pooling_{layout}_{kind}": (layout, kind)
+    for layout, kinds in (("ncw", "max sum"), ("nchw", "max sum"), ("nwc", "max min sum"), ("nhwc", "max min sum"), ("ndhwc", "max min sum"))
+    for kind in kinds.split()
+}
+"""The float pooling ops by (layout letters, reduction): torch-mlir's linalg
+stage lowers max_pool and avg_pool to them."""
+
+
+def pooling_maps(op: Operation) -> list[AffineMap]:
+    """Maps of `linalg.pooling_LAYOUT_KIND`; the window operand gives only
+    the extents of the window loops k...:
+
+        O[n, c, o...] = KIND(O[n, c, o...], I[n, c, o*stride + k*dilation ...])
+    """
+    nd = sum(ch in _SPATIAL for ch in POOLINGS[op.name][0])
+    strides, dilations = _ints(op.attributes.get("strides"), nd), _ints(op.attributes.get("dilations"), nd)
+    if len(strides) != nd or len(dilations) != nd:
+        raise fail(op, f"expects {nd} strides and dilations")
+    return _pooling_maps(op.name, tuple(strides), tuple(dilations))
+
+
+@functools.lru_cache(maxsize=256)
+def _pooling_maps(name: str, strides: tuple[int, ...], dilations: tuple[int, ...]) -> list[AffineMap]:
+    layout = POOLINGS[name][0]
+    spatial = [ch for ch in layout if ch in _SPATIAL]
+    loops = [("o" + ch if ch in _SPATIAL else ch) for ch in layout] + ["k" + ch for ch in spatial]
+    dim = {n: d(i) for i, n in enumerate(loops)}
+    s_of = {ch: (strides[i], dilations[i]) for i, ch in enumerate(spatial)}
+    window = [dim["o" + ch] * s_of[ch][0] + dim["k" + ch] * s_of[ch][1] if ch in _SPATIAL else dim[ch] for ch in layout]
+    return [
+        AffineMap.from_exprs(len(loops), window),
+        AffineMap.from_exprs(len(loops), [dim["k" + ch] for ch in spatial]),
+        AffineMap.from_exprs(len(loops), [dim["o" + ch] if ch in _SPATIAL else dim[ch] for ch in layout]),
+    ]
+
+
 def generic_maps(op: Operation) -> list[AffineMap]:
     """The `indexing_maps` attribute of a `linalg.generic` (or of a named op that has one)."""
     maps = op.attributes.get("indexing_maps")
@@ -428,7 +462,7 @@ CONVS = frozenset(_conv_names())
 ELEMENTWISE = tuple(
     f"linalg.{n}" for n in (
         "exp log abs ceil floor negf reciprocal round sqrt rsqrt square tanh erf "
-        "add sub mul div div_unsigned max min powf select elemwise_unary elemwise_binary"
+        "add sub mul div div_unsigned max min powf select"
     ).split()
 )
 """The elementwise named ops (identity maps), defined with the structured
@@ -439,6 +473,7 @@ OPS: dict[str, OpDef] = {
     **{n: _structured(n, _verify_named) for n in (FILL, COPY)},
     **{n: _structured(n, _verify_named, maps=_matmul_maps) for n in MATMULS},
     **{n: _structured(n, _verify_named, maps=conv_maps) for n in sorted(CONVS)},
+    **{n: _structured(n, _verify_named, maps=pooling_maps) for n in POOLINGS},
     TRANSPOSE: _structured(TRANSPOSE, _verify_named, "transposed"),
     BROADCAST: _structured(BROADCAST, hint="broadcasted"),
     **{n: _structured(n) for n in ELEMENTWISE},

@@ -9,7 +9,7 @@ from typing import Optional, Union
 
 from ..ir.attributes import DYNAMIC_INDEX, ArrayAttr, Attribute, DenseArrayAttr, IntegerAttr
 from ..ir.core import Block, Operation, Region, Value
-from ..ir.types import IndexType, RankedTensorType, Type, i32, i64, index
+from ..ir.types import FunctionType, IndexType, RankedTensorType, Type, i32, i64, index
 from .base import BuilderAPI, OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, build_segmented, cast_op, fail, ranked, rest, segment_sizes, segments
 from .func import print_terminator, terminator_types
 
@@ -305,6 +305,37 @@ def _parse_extract(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
     return Operation(syn.name, ops, [t.element_type], syn.attributes)
 
 
+def _print_concat(p: PrinterAPI, op: Operation) -> str:
+    fn = FunctionType(tuple(v.type for v in op.operands), (op.results[0].type,))
+    return f"tensor.concat dim({op.attributes['dim'].value}) {p.values(op.operands)}{p.attr_dict(rest(op, 'dim'))} : {fn}"  # type: ignore[attr-defined]
+
+
+def _parse_concat(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
+    ops = r.operands(syn, syn.operands, list(syn.operand_types))
+    return Operation(syn.name, ops, syn.result_types or [], syn.attributes)
+
+
+def _verify_concat(op: Operation) -> None:
+    """The inputs and the result have one rank; along `dim` the static sizes
+    add up, along the others they agree (dynamic sizes are not checked)."""
+    dim = op.attributes.get("dim")
+    result = ranked(op, op.results[0].type, "its result")
+    if not isinstance(dim, IntegerAttr) or not 0 <= dim.value < result.rank:
+        raise fail(op, f"expects a dim attribute in [0, {result.rank})")
+    total: Optional[int] = 0
+    for i, v in enumerate(op.operands):
+        t = ranked(op, v.type, f"operand #{i}")
+        if t.rank != result.rank or t.element_type != result.element_type:
+            raise fail(op, f"expects operand #{i} of type '{t}' to have the result's rank and element type")
+        for d, (a, b) in enumerate(zip(t.shape, result.shape)):
+            if d != dim.value and a is not None and b is not None and a != b:
+                raise fail(op, f"expects operand #{i} to have size {b} along dim {d}, found {a}")
+        a = t.shape[dim.value]
+        total = None if total is None or a is None else total + a
+    if total is not None and result.shape[dim.value] is not None and total != result.shape[dim.value]:
+        raise fail(op, f"expects the sizes along dim {dim.value} to add up to {result.shape[dim.value]}, found {total}")
+
+
 def _named(hint: str):
     return lambda op: hint
 
@@ -344,10 +375,14 @@ OPS: dict[str, OpDef] = {
         result_name=_named("extracted"), pure=True,
     ),
     CAST: cast_op(CAST, result_name=_named("cast"), verify=_verify_cast, pure=True),
+    CONCAT: OpDef(
+        CONCAT, results=1, attrs=("dim",), print=_print_concat, fits=lambda op: isinstance(op.attributes.get("dim"), IntegerAttr) and len(op.operands) >= 1,
+        parse=_parse_concat, verify=_verify_concat, result_name=_named("concat"), pure=True, rejects_properties=False,
+    ),
     YIELD: OpDef(YIELD, print=print_terminator, colon_types=terminator_types, terminator=True, functional_types=False),
     **{
         n: OpDef(n, result_name=_named(hint), pure=True)
-        for n, hint in ((SPLAT, "splat"), (CONCAT, "concat"), (FROM_ELEMENTS, "from_elements"), (INSERT, "inserted"), (RESHAPE, "reshape"))
+        for n, hint in ((SPLAT, "splat"), (FROM_ELEMENTS, "from_elements"), (INSERT, "inserted"), (RESHAPE, "reshape"))
     },
 }
 

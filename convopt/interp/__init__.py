@@ -13,19 +13,20 @@ The normal `convopt` command never imports it (nor numpy).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Optional
 
 from ..ir.core import Operation
-from . import linalg, scalar, tensor  # noqa: F401  (register their handlers)
+from . import linalg, scalar, tensor, torch_ops  # noqa: F401  (register their handlers)
 from .core import HANDLERS, InterpError, Interpreter
 
 __all__ = ["HANDLERS", "InterpError", "Interpreter", "run", "run_text"]
 
 
-def run(module: Operation, entry: str, args: Sequence[Any]) -> list:
+def run(module: Operation, entry: str, args: Sequence[Any], resources: Optional[dict[str, bytes]] = None) -> list:
     """The results of function `entry` of module on args (numpy arrays or
-    scalars, converted to the argument types)."""
-    return Interpreter(module).call(entry, args)
+    scalars, converted to the argument types); `resources`: the blobs of
+    its dense_resource constants."""
+    return Interpreter(module, resources).call(entry, args)
 
 
 def run_text(text: str, entry: str, args: Sequence[Any], name: str = "<interp>") -> list:
@@ -33,7 +34,8 @@ def run_text(text: str, entry: str, args: Sequence[Any], name: str = "<interp>")
     from ..diagnostics import SourceFile
     from ..parser import parse
     from ..verifier import verify
+    from .values import resource_blobs
 
-    module = parse(SourceFile(name, text)).module
-    verify(module)
-    return run(module, entry, args)
+    parsed = parse(SourceFile(name, text))
+    verify(parsed.module)
+    return run(parsed.module, entry, args, resource_blobs(parsed.metadata))

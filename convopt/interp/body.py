@@ -17,12 +17,12 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..dialects import arith, linalg, tensor
+from ..dialects import arith, cf, linalg, tensor, tm_tensor
 from ..ir.affine import AffineBinary, AffineConst, AffineDim, AffineExpr, AffineMap
 from ..ir.attributes import IntegerAttr
 from ..ir.core import Block, Operation, Value
 from .core import InterpError, attr
-from .scalar import SCALAR, evaluate
+from .scalar import SCALAR, check_assert, evaluate
 from .values import constant_value, np_dtype
 
 
@@ -152,7 +152,7 @@ class Body:
         self.block = block
         self.outer = outer
         self.terminator = block.ops[-1] if block.ops else None
-        if self.terminator is None or self.terminator.name not in (linalg.YIELD, tensor.YIELD):
+        if self.terminator is None or self.terminator.name not in (linalg.YIELD, tensor.YIELD, tm_tensor.YIELD):
             raise InterpError("region does not end with a yield", block.parent_op)
 
     def value(self, env: dict[int, Labeled], v: Value) -> Labeled:
@@ -194,6 +194,8 @@ class Body:
             if not isinstance(dim, IntegerAttr) or dim.value not in indices:
                 raise InterpError(f"'{op.name}' of a dim the op does not have ({dim})", op)
             env[id(op.results[0])] = indices[dim.value]
+        elif name == cf.ASSERT:
+            check_assert(op, self.value(env, op.operands[0]).arr)
         elif name == tensor.EXTRACT:
             src = self.value(env, op.operands[0])
             if src.dims:

@@ -10,15 +10,19 @@ named after the arguments (`go` for `%go`, or `arg0`, `arg1`, ... by
 position, or numpy's default `arr_0`, ...); other arrays in it (`out0`, ...
 of a reference file) are ignored, and named on stderr.  They are converted
 to the argument types.  Without `-o` it prints each result's type, shape,
-dtype, a summary and the values; with `-o` it writes them to an `.npz`
-(`result0`, `result1`, ...) or, for one result, an `.npy`.  `--compare
-REF.npz` checks result #i against REF's `out<i>` instead of printing them:
+dtype, a summary and the values; with `-o` it writes them (atomically) to
+an `.npz` (`out0`, `out1`, ...: the names `--compare` reads) or, for one
+result, an `.npy`.  `--compare REF.npz` checks result #i against REF's
+`out<i>` instead of printing them:
 
-    error_i = max|result_i - out_i| / max(1, max|out_i|)  <=  TOLERANCE[element type]
+    max|result_i - out_i|  <=  atol + rtol * max(1, max|out_i|)
 
-(the e2e tests' tolerances; integer results must be equal), exit 1 naming
-the first result over it, else one summary line.  Errors are MLIR-style
-diagnostics on stderr, exit code 1.
+with rtol = TOLERANCE[element type] (the e2e tests' tolerances; integer
+results must be equal) unless `--rtol` gives one, and atol = `--atol`
+(default 0); exit 1 naming the first result over it, else one summary line.
+Errors are MLIR-style diagnostics on stderr, exit code 1; an op the
+interpreter does not run that is a torch op gets a note with the command
+that lowers it.
 """
 
 from __future__ import annotations
@@ -49,27 +53,32 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="write the results to this .npz (or .npy for one result)")
     p.add_argument("--random", type=int, metavar="SEED", help="no input files: standard-normal inputs from this seed (static shapes only)")
     p.add_argument("--compare", metavar="REF.npz", help="check result #i against REF's out<i> with the e2e tests' tolerances (exit 1 on a mismatch)")
+    p.add_argument("--rtol", type=float, metavar="R", help="--compare's relative tolerance for every result (default: per element type, the e2e tests')")
+    p.add_argument("--atol", type=float, default=0.0, metavar="A", help="--compare's absolute tolerance, added to the relative one (default: 0)")
     return p
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    args = _parser().parse_intermixed_args(argv)
+    parser = _parser()
+    args = parser.parse_intermixed_args(argv)
+    if (args.rtol is not None or args.atol) and not args.compare:
+        parser.error("--rtol and --atol apply to --compare")
     try:
         results, func = _run(args)
     except ConvoptError as e:
         print(e.diagnostic.render(), file=sys.stderr)
         return 1
     except (OSError, ValueError) as e:
-        print(f"convopt-run: error: {e}", file=sys.stderr)
+        print(f"convopt-run: error: {_message(e)}", file=sys.stderr)
         return 1
     types = _signature(func).results
     try:
         if args.output:
             _save(args.output, results)
         if args.compare:
-            print(compare(args.compare, results, types))
+            print(compare(args.compare, results, types, args.rtol, args.atol))
     except (Mismatch, OSError, ValueError) as e:
-        print(f"convopt-run: error: {e}", file=sys.stderr)
+        print(f"convopt-run: error: {_message(e)}", file=sys.stderr)
         return 1
     if not args.output and not args.compare:
         for i, (r, t) in enumerate(zip(results, types)):
@@ -77,10 +86,19 @@ def main(argv: Optional[list[str]] = None) -> int:
     return 0
 
 
-def compare(path: str, results: list, types: list) -> str:
+def _message(e: Exception) -> str:
+    """An OSError as 'could not read FILE: reason' (no `[Errno 2]`), else the text."""
+    if isinstance(e, OSError) and e.strerror:
+        return f"could not {'write' if getattr(e, 'writing', False) else 'read'} '{e.filename}': {e.strerror}" if e.filename else e.strerror
+    return str(e)
+
+
+def compare(path: str, results: list, types: list, rtol: Optional[float] = None, atol: float = 0.0) -> str:
     """The summary line when every result matches REF's out<i> (see the
-    module docstring); Mismatch naming the first that does not, ValueError
-    for a missing or misshaped reference."""
+    module docstring; `rtol` replaces the per-type tolerance, `atol` is
+    added: max|result - out| <= atol + rtol * max(1, max|out|)); Mismatch
+    naming the first that does not, ValueError for a missing or misshaped
+    reference."""
     with np.load(path) as data:
         refs = {k: data[k] for k in data.files}
     worst = []
@@ -91,13 +109,18 @@ def compare(path: str, results: list, types: list) -> str:
         if got.shape != ref.shape:
             raise Mismatch(f"result #{i} has shape {got.shape}, {path}'s out{i} {ref.shape}")
         kind, tolerance = _tolerance(t)
-        err = _relative_error(got, ref)
-        if not err <= tolerance:
-            raise Mismatch(f"result #{i} differs from {path}'s out{i}: max error {err:.3g} (relative to max(1, max|out{i}|)) > {tolerance:g} for {kind}")
+        if rtol is not None:
+            kind, tolerance = "--rtol", rtol
+        err, scale = _relative_error(got, ref)
+        if not err * scale <= atol + tolerance * scale:
+            bound = f"{tolerance:g} for {kind}" + (f" (+ --atol {atol:g})" if atol else "")
+            raise Mismatch(f"result #{i} differs from {path}'s out{i}: max error {err:.3g} (relative to max(1, max|out{i}|)) > {bound}")
         worst.append(f"out{i} {err:.3g}")
     if f"out{len(results)}" in refs:
         raise ValueError(f"{path} has out{len(results)}, but the function returns {len(results)} result{'s' if len(results) != 1 else ''}")
-    extra = f" ({', '.join(worst)}; tolerance per element type: {', '.join(f'{k} {v:g}' for k, v in TOLERANCE.items())})" if worst else ""
+    given = f"--rtol {rtol:g}" if rtol is not None else f"tolerance per element type: {', '.join(f'{k} {v:g}' for k, v in TOLERANCE.items())}"
+    given += f", --atol {atol:g}" if atol else ""
+    extra = f" ({', '.join(worst)}; {given})" if worst else ""
     return f"convopt-run: {len(results)} result{'s' if len(results) != 1 else ''} match {path}{extra}"
 
 
@@ -113,20 +136,21 @@ def _tolerance(t: Any) -> tuple[str, float]:
     raise ValueError(f"--compare: no tolerance for the element type {name}")
 
 
-def _relative_error(got: np.ndarray, ref: np.ndarray) -> float:
-    """max|got - ref| / max(1, max|ref|) in float64; NaN where the reference
-    has none (or the other way round) is an infinite error."""
+def _relative_error(got: np.ndarray, ref: np.ndarray) -> tuple[float, float]:
+    """(max|got - ref| / scale, scale = max(1, max|ref|)) in float64; NaN
+    where the reference has none (or the other way round) is an infinite
+    error."""
     g, e = got.astype(np.float64), ref.astype(np.float64)
     if not e.size:
-        return 0.0
+        return 0.0, 1.0
     nan_g, nan_e = np.isnan(g), np.isnan(e)
     if (nan_g != nan_e).any():
-        return float("inf")
+        return float("inf"), 1.0
     keep = ~nan_e
     if not keep.any():
-        return 0.0
+        return 0.0, 1.0
     scale = max(1.0, float(np.max(np.abs(e[keep]))))
-    return float(np.max(np.abs(g[keep] - e[keep]))) / scale
+    return float(np.max(np.abs(g[keep] - e[keep]))) / scale, scale
 
 
 def entry() -> None:
@@ -140,16 +164,19 @@ def entry() -> None:
 
 
 def _run(args: argparse.Namespace) -> tuple[list, Any]:
+    from ..driver import decode, read_input
     from ..parser import parse
     from ..verifier import verify
     from . import Interpreter
 
-    name = "<stdin>" if args.file == "-" else args.file
-    text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
-    module = parse(SourceFile(name, text)).module
+    name, data = read_input(args.file)
+    from .values import resource_blobs
+
+    parsed = parse(SourceFile(name, decode(name, data)))
+    module = parsed.module
     verify(module)
-    interp = Interpreter(module)
-    func = interp.function(args.entry)
+    interp = Interpreter(module, resource_blobs(parsed.metadata))
+    func = interp.function(args.entry, module)
     values = _inputs(args.inputs + args.more_inputs, func, args.random)
     return interp.call(args.entry, values), func
 
@@ -216,13 +243,23 @@ def _save(path: str, results: list) -> None:
     """Results as .npy/.npz; bf16 (which numpy files cannot name) as float32, exactly."""
     arrays = [np.asarray(r) for r in results]
     arrays = [a.astype(np.float32) if a.dtype.kind == "V" else a for a in arrays]
+    if path.endswith(".npy") and len(arrays) != 1:
+        raise ValueError(f"{len(arrays)} results do not fit one .npy; write an .npz")
+    import io
+
+    from ..output import write_atomically
+
+    buffer = io.BytesIO()
     if path.endswith(".npy"):
-        if len(arrays) != 1:
-            raise ValueError(f"{len(arrays)} results do not fit one .npy; write an .npz")
-        np.save(path, arrays[0])
-    else:
-        named: dict[str, Any] = {f"result{i}": a for i, a in enumerate(arrays)}
-        np.savez(path, **named)
+        np.save(buffer, arrays[0])
+    else:  # out0, out1, ...: the names --compare reads
+        named: dict[str, Any] = {f"out{i}": a for i, a in enumerate(arrays)}
+        np.savez(buffer, **named)
+    try:
+        write_atomically(path, buffer.getvalue())
+    except OSError as e:
+        e.writing, e.filename = True, path  # type: ignore[attr-defined]
+        raise
 
 
 if __name__ == "__main__":

@@ -36,6 +36,11 @@ class InterpError(ConvoptError):
         return self.diagnostic.render()
 
 
+TORCH_HINT = (
+    "convopt-run runs lowered IR: on a raw torch import run `convopt --lower-conv-bwd --torch-mlir-stages` "
+    "(pure linalg) first; of the torch ops `convopt --lower-conv-bwd` leaves, it runs those of convopt/interp/torch_ops.py"
+)
+
 Handler = Callable[["Interpreter", Operation, list], list]
 HANDLERS: dict[str, Handler] = {}
 """Op name -> handler(interp, op, operand values) -> result values."""
@@ -67,8 +72,9 @@ def describe(op: Operation) -> str:
 class Interpreter:
     """Runs the functions of one module (a `builtin.module` op)."""
 
-    def __init__(self, module: Operation):
+    def __init__(self, module: Operation, resources: Optional[dict[str, bytes]] = None):
         self.module = module
+        self.resources = resources or {}  # dense_resource blobs by handle (values.resource_blobs)
         self.functions: dict[str, Operation] = {}
         for op in module.walk():
             if op.name == func.FUNC:
@@ -146,7 +152,10 @@ class Interpreter:
     def execute(self, op: Operation, env: dict[int, Any]) -> None:
         fn = HANDLERS.get(op.name)
         if fn is None:
-            raise InterpError(f"the interpreter does not support {describe(op)}", op)
+            error = InterpError(f"the interpreter does not support {describe(op)}", op)
+            if op.name.startswith(("torch.", "torch_c.")):
+                error.diagnostic.note(TORCH_HINT, op)
+            raise error
         args = [self.lookup(env, v, op) for v in op.operands]
         outer, self.current = self.current, env
         try:

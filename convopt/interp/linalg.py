@@ -325,6 +325,35 @@ def _named_contraction(interp: Interpreter, op: Operation, args: list) -> list:
 
 handler(*linalg.MATMULS, *sorted(linalg.CONVS))(_named_contraction)
 
+_POOL_COMBINE = {"max": arith.MAXIMUMF, "min": arith.MINIMUMF, "sum": arith.ADDF}
+
+
+@handler(*linalg.POOLINGS)
+def _named_pooling(interp: Interpreter, op: Operation, args: list) -> list:
+    """out = max|min|sum(out, input over the window), in the output's
+    element type (the window operand gives only the window's extents)."""
+    ins, outs = _outputs(op, args)
+    maps = linalg.indexing_maps(op)
+    assert maps is not None
+    if len(ins) != 2 or len(outs) != 1:
+        raise InterpError(f"'{op.name}' expects two inputs and one output", op)
+    extents = loop_extents(op, maps, args)
+    out = outs[0]
+    dtype = out.dtype
+    if dtype.kind != "f":
+        raise InterpError(f"'{op.name}' on {dtype} is not supported", op)
+    out_dims = {r.pos for r in maps[2].results if isinstance(r, AffineDim)}
+    reduction = [i for i in sorted(extents) if i not in out_dims]
+    if any(n == 0 for n in extents.values()):
+        return [out.copy()]
+    indices = loop_indices(extents)
+    window = gather(np.asarray(ins[0]).astype(dtype), maps[0], indices, op, f"input #0 of '{op.name}'")
+    acc = gather(out, maps[2], indices, op, f"output of '{op.name}'")
+    value = reduce_into(_POOL_COMBINE[linalg.POOLINGS[op.name][1]], acc, window, reduction, extents, dtype)
+    new = out.copy()
+    scatter(new, maps[2], indices, value, extents, op, f"output of '{op.name}'")
+    return [new]
+
 
 # --- linalg.pack, linalg.unpack ------------------------------------------------------------------
 

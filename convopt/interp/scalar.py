@@ -20,9 +20,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..dialects import arith
+from ..dialects import affine, arith, cf
 from ..dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES
-from ..ir.attributes import IntegerAttr
+from ..ir.attributes import AffineMapAttr, IntegerAttr
 from ..ir.core import Operation
 from .core import InterpError, Interpreter, attr, handler
 from .values import constant_value, np_dtype, unsigned
@@ -132,6 +132,7 @@ SCALAR.update({
     arith.ROUNDEVEN: _float(np.rint),
     arith.TRUNC: _float(np.trunc),
     arith.POWF: _float(np.power),
+    arith.FPOWI: _float(lambda x, n: np.power(x, n.astype(x.dtype))),
     arith.FMA: _float(lambda a, b, c: a * b + c),
     arith.ERF: _float(lambda x: np.asarray(_erf(x), dtype=x.dtype)),
     arith.ADDI: _int(np.add),
@@ -250,8 +251,29 @@ def _elementwise(interp: Interpreter, op: Operation, args: list) -> list:
     return [evaluate(op, args)]
 
 
+def check_assert(op: Operation, condition: object) -> None:
+    """cf.assert: a located error with its message where the condition is
+    false (anywhere, for a condition computed per loop point)."""
+    if not np.all(np.asarray(condition)):
+        raise InterpError(f"'{op.name}' failed: {getattr(op.attributes.get('msg'), 'value', '')}", op)
+
+
+@handler(cf.ASSERT)
+def _assert(interp: Interpreter, op: Operation, args: list) -> list:
+    check_assert(op, args[0])
+    return []
+
+
+@handler(affine.APPLY)
+def _affine_apply(interp: Interpreter, op: Operation, args: list) -> list:
+    m = attr(op, "map")
+    assert isinstance(m, AffineMapAttr)
+    n = m.map.num_dims
+    return [np.int64(m.map.eval([int(a) for a in args[:n]], [int(a) for a in args[n:]])[0])]
+
+
 @handler(arith.CONSTANT)
 def _constant(interp: Interpreter, op: Operation, args: list) -> list:
     value = attr(op, "value")
     assert value is not None
-    return [constant_value(value, op.results[0].type)]
+    return [constant_value(value, op.results[0].type, interp.resources)]

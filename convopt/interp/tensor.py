@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..dialects import tensor
+from ..dialects import tensor, tm_tensor
 from ..ir.attributes import DYNAMIC_INDEX, ArrayAttr, DenseArrayAttr, IntegerAttr
 from ..ir.core import Operation
 from .body import Body, Labeled, broadcast, loop_indices
@@ -255,3 +255,32 @@ def _collapse_shape(interp: Interpreter, op: Operation, args: list) -> list:
     shape = [math.prod(np.shape(src)[i] for i in g) for g in groups]
     _check_groups(op, groups, np.shape(src), shape)
     return [np.reshape(src, shape)]
+
+
+# --- tm_tensor.scatter ------------------------------------------------------------------------------
+
+@handler(tm_tensor.SCATTER)
+def _scatter(interp: Interpreter, op: Operation, args: list) -> list:
+    """original[idx_i at dimension_map, slice] = body(updates[i, slice],
+    original[...]) for each update i in order (a later update of the same
+    element sees the earlier ones, as the sequential semantics say)."""
+    updates, indices, original = (np.asarray(a) for a in args)
+    dims = attr(op, "dimension_map")
+    assert isinstance(dims, DenseArrayAttr)
+    out = original.copy()
+    rest = [d for d in range(out.ndim) if d not in dims.values]
+    if updates.shape[1:] != tuple(out.shape[d] for d in rest):
+        raise InterpError(f"'{op.name}': updates of shape {updates.shape} for slices of shape {[out.shape[d] for d in rest]}", op)
+    body = Body(op.regions[0].blocks[0], lambda v: interp.outer_value(v, op))
+    labels = tuple(range(len(rest)))
+    for i in range(updates.shape[0]):
+        where: list[Any] = [slice(None)] * out.ndim
+        for k, d in enumerate(dims.values):
+            j = int(indices[i, k])
+            if not 0 <= j < out.shape[d]:
+                raise InterpError(f"'{op.name}': index {j} of update #{i} out of bounds for dim {d} of size {out.shape[d]}", op)
+            where[d] = j
+        target = tuple(where)
+        env = body.run([Labeled(np.asarray(updates[i]), labels), Labeled(np.asarray(out[target]), labels)], {})
+        out[target] = body.yielded(env)[0].arr
+    return [out]

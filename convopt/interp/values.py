@@ -14,7 +14,9 @@ IR type it declares, so arithmetic happens in the precision the IR states
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from collections.abc import Sequence
+from typing import Any, Optional
 
 import numpy as np
 
@@ -23,11 +25,12 @@ from ..ir.attributes import (
     Attribute,
     DenseArrayAttr,
     DenseAttr,
+    DenseResourceAttr,
     FloatAttr,
     IntegerAttr,
     float_from_hex,
 )
-from ..ir.types import FloatType, IndexType, IntegerType, RankedTensorType, Type, ValueTensorType, VectorType, builtin_element_type
+from ..ir.types import DialectType, FloatType, IndexType, IntegerType, RankedTensorType, Type, ValueTensorType, VectorType, builtin_element_type
 
 _FLOATS = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
 _ML_DTYPES = {"bf16": "bfloat16", "f8E4M3FN": "float8_e4m3fn", "f8E5M2": "float8_e5m2"}
@@ -99,7 +102,10 @@ def is_tensor(t: Type) -> bool:
 
 def convert(value: Any, t: Type) -> Any:
     """value as the runtime value of type t: an array of t's element dtype
-    for a tensor type, a numpy scalar otherwise (no copy when it already is)."""
+    for a tensor type, a numpy scalar otherwise (no copy when it already is);
+    torch's scalars, lists and none (`!torch.int`, ...) are Python values."""
+    if isinstance(t, DialectType) and t.dialect == "torch":
+        return value
     dtype = np_dtype(t)
     if is_tensor(t):
         return np.asarray(value).astype(dtype, copy=False)
@@ -174,10 +180,31 @@ def dense_values(attr: DenseAttr) -> np.ndarray:
     return np.array(values.astype(np.float64 if isinstance(elem, FloatType) else object)).astype(dtype)
 
 
-def constant_value(attr: Attribute, t: Type) -> Any:
-    """The runtime value of an `arith.constant`'s value attribute."""
+def constant_value(attr: Attribute, t: Type, resources: Optional[dict[str, bytes]] = None) -> Any:
+    """The runtime value of an `arith.constant`'s value attribute (a
+    `dense_resource` from `resources`: handle -> blob, `resource_blobs`)."""
     if isinstance(attr, (IntegerAttr, FloatAttr)):
         return convert(attr.value, t)
     if isinstance(attr, DenseAttr):
         return dense_values(attr)
+    if isinstance(attr, DenseResourceAttr) and resources is not None and attr.handle in resources:
+        dtype = np_dtype(t)
+        data = np.frombuffer(resources[attr.handle], dtype=np.uint8 if dtype == np.bool_ else dtype)
+        shape = shape_of(t)
+        if data.size != int(np.prod(shape, dtype=np.int64)):
+            raise TypeNotSupported(f"resource '{attr.handle}' holds {data.size} elements of {dtype}, not the {shape} of '{t}'")
+        return data.astype(dtype).reshape(shape)
     raise TypeNotSupported(f"constant value '{attr}' is not supported by the interpreter")
+
+
+_BLOB = re.compile(r'([A-Za-z_][\w.$-]*)\s*:\s*"0x([0-9A-Fa-f]*)"')
+
+
+def resource_blobs(metadata: Sequence[str]) -> dict[str, bytes]:
+    """The blobs of the `{-# dialect_resources: {builtin: {NAME: "0x..."}} #-}`
+    sections of a file, by name, without their leading 4-byte alignment."""
+    blobs = {}
+    for section in metadata:
+        for name, hex_data in _BLOB.findall(section):
+            blobs[name] = bytes.fromhex(hex_data)[4:]
+    return blobs

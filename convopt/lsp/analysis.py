@@ -64,6 +64,13 @@ class Settings:
                 value = None
             chosen[key] = value
         legal = options.get("backendLegalOps")
+        if isinstance(legal, str):
+            from ..lowering.patterns.legality import legal_op_problem
+
+            wrong = next((p for p in (legal_op_problem(k.strip()) for k in legal.split(",") if k.strip()) if p is not None), None)
+            if wrong is not None:
+                problems.append(f"convopt-lsp: backendLegalOps={legal!r} ignored ({wrong})")
+                legal = None
         debounce = options.get("debounceMs", 250)
         if not isinstance(debounce, (int, float)) or debounce < 0:
             problems.append(f"convopt-lsp: debounceMs={debounce!r} ignored (milliseconds, >= 0)")
@@ -85,9 +92,8 @@ def check(name: str, text: str) -> list[Diagnostic]:
     """The diagnostics `convopt FILE` reports (parse and verify), one per
     failing chunk, each located in its chunk's SourceFile."""
     engine = DiagnosticEngine()
-    chunks, split = _chunks(name, text)
-    for chunk in chunks:
-        process(chunk, Options(), engine, allow_empty=split)
+    for chunk in _chunks(name, text)[0]:
+        process(chunk, Options(), engine)
     return engine.diagnostics
 
 
@@ -115,10 +121,9 @@ def lowering_report(name: str, text: str, settings: Settings) -> LoweringReport:
     remarks and stats lines under the line of the op they are about."""
     engine = DiagnosticEngine(remarks=True)
     stats: list[str] = []
-    chunks, split = _chunks(name, text)
     options = Options(pipeline=settings.pipeline, remarks=True, stats=True)
-    for chunk in chunks:
-        process(chunk, options, engine, stats.append, allow_empty=split)
+    for chunk in _chunks(name, text)[0]:
+        process(chunk, options, engine, stats.append)
     ops: dict[int, OpReport] = {}
     for diag in engine.diagnostics:
         if diag.severity == "remark" and diag.pos is not None:

@@ -15,7 +15,7 @@ from typing import Any, Optional
 from ..diagnostics import ConvoptError, Diagnostic, SourceFile, SourcePos
 from ..dialects.builtin import MODULE
 from ..ir.attributes import FileLineColLoc
-from ..ir.core import Block, Operation, Region
+from ..ir.core import Block, Operation, Region, new_module
 from ..ir.types import Type
 
 _PARSER: Any = None
@@ -57,6 +57,7 @@ def lark_parser(transformer: Any) -> Any:
         lexer="contextual",
         maybe_placeholders=True,
         transformer=transformer,
+        lexer_callbacks={"OP_NAME": transformer.note_op_name} if hasattr(transformer, "note_op_name") else {},
         cache=cache,
     )
 
@@ -76,8 +77,11 @@ def _cache_path(grammar: str, lark_version: str) -> str:
     return os.path.join(cache_dir, f"convopt-grammar-{lark_version}-{digest:08x}.cache")
 
 
-def parse(source: SourceFile) -> ParsedFile:
-    """Parse one buffer; raises ConvoptError with a located diagnostic."""
+def parse(source: SourceFile, allow_unregistered_dialect: bool = False) -> ParsedFile:
+    """Parse one buffer; raises ConvoptError with a located diagnostic.  An
+    op name its dialect does not have is an error, and so is an op of a
+    dialect convopt does not know unless `allow_unregistered_dialect`
+    (`convopt.dialects.unknown_op_message`)."""
     from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
     from .resolve import Resolver
@@ -88,8 +92,9 @@ def parse(source: SourceFile) -> ParsedFile:
     builder.attr_aliases = {}
     builder.alias_tokens = {}
     builder.vtensor_types = {}
-    if not _has_content(source.text):
-        raise ConvoptError(Diagnostic("error", "empty input: expected an operation", source.pos(1, 1)))
+    builder.last_op_name = None
+    if not _has_content(source.text):  # no ops: an empty module, as torch-mlir-opt prints for an empty file
+        return ParsedFile(new_module(source.pos(1, 1)))
     try:
         items = parser.parse(source.text)
     except SyntaxError_ as e:
@@ -100,15 +105,17 @@ def parse(source: SourceFile) -> ParsedFile:
             raise _at_token(source, inner.message, inner.token) from None
         raise
     except UnexpectedCharacters as e:
-        raise ConvoptError(Diagnostic("error", f"unexpected character '{_char_at(source.text, e.pos_in_stream)}'", source.pos(e.line, e.column))) from None
+        raise _unknown_op(source, builder, allow_unregistered_dialect) or ConvoptError(
+            Diagnostic("error", f"unexpected character '{_char_at(source.text, e.pos_in_stream)}'", source.pos(e.line, e.column))
+        ) from None
     except UnexpectedToken as e:
-        raise ConvoptError(Diagnostic("error", _unexpected_message(e, parser), _token_pos(source, e.token))) from None
+        raise _unknown_op(source, builder, allow_unregistered_dialect) or ConvoptError(Diagnostic("error", _unexpected_message(e, parser), _token_pos(source, e.token))) from None
     except UnexpectedInput:  # UnexpectedEOF
-        raise ConvoptError(Diagnostic("error", "unexpected end of input", _end_pos(source))) from None
+        raise _unknown_op(source, builder, allow_unregistered_dialect) or ConvoptError(Diagnostic("error", "unexpected end of input", _end_pos(source))) from None
     except ValueError as e:
         raise _too_long_integer(source, e) from None
 
-    resolver = Resolver(source, builder.attr_aliases)
+    resolver = Resolver(source, builder.attr_aliases, allow_unregistered_dialect)
     ops: list[OpSyntax] = [i for i in items if isinstance(i, OpSyntax)]
     metadata = [i[1] for i in items if isinstance(i, tuple) and i[0] == "metadata"]
     try:
@@ -127,6 +134,17 @@ def parse(source: SourceFile) -> ParsedFile:
     except ValueError as e:
         raise _too_long_integer(source, e) from None
     return ParsedFile(module, metadata, dict(builder.type_aliases))
+
+
+def _unknown_op(source: SourceFile, builder: Any, allow_unregistered_dialect: bool) -> Optional[ConvoptError]:
+    """At a syntax error: the error for the latest op name, when it names no
+    op (its custom form is unknown, so the text after it cannot parse; MLIR
+    stops at the name too), else None."""
+    from ..dialects import unknown_op_message
+
+    token = builder.last_op_name
+    message = None if token is None else unknown_op_message(str(token), allow_unregistered_dialect)
+    return None if message is None else _at_token(source, message, token)
 
 
 def _too_long_integer(source: SourceFile, error: ValueError) -> Exception:

@@ -18,7 +18,7 @@ from typing import Any, Optional
 from lark import Token
 
 from ..diagnostics import ConvoptError, Diagnostic, SourceFile, SourcePos
-from ..dialects import lookup
+from ..dialects import lookup, unknown_op_message
 from ..ir.attributes import (
     DYNAMIC_INDEX,
     ArrayAttr,
@@ -47,9 +47,10 @@ class Scope:
 
 
 class Resolver:
-    def __init__(self, source: SourceFile, attr_aliases: dict[str, Attribute]):
+    def __init__(self, source: SourceFile, attr_aliases: dict[str, Attribute], allow_unregistered_dialect: bool = False):
         self.source = source
         self.attr_aliases = attr_aliases
+        self.allow_unregistered_dialect = allow_unregistered_dialect
         self.scope: Optional[Scope] = None
 
     # -- diagnostics ------------------------------------------------------------
@@ -152,6 +153,9 @@ class Resolver:
 
     def build_op(self, syn: OpSyntax) -> Operation:
         start = syn.result_token if syn.result_token is not None else syn.token
+        unknown = unknown_op_message(syn.name, self.allow_unregistered_dialect)
+        if unknown is not None:
+            raise self.fail(unknown, syn.token)
         if any(contains_alias_ref(a) for a in syn.attributes.values()):
             syn.attributes = {k: self.resolve_attr(v) for k, v in syn.attributes.items()}
         op = self.build_form(syn)

@@ -222,6 +222,14 @@ class SyntaxBuilder(Transformer):
         self.vtensor_types: dict[str, Type] = {}
         self.items: list[Any] = []
         self.metadata: list[str] = []
+        self.last_op_name: Optional[Token] = None  # the latest OP_NAME lexed (see note_op_name)
+
+    def note_op_name(self, token: Token) -> Token:
+        """Lexer callback: remember the latest op name, so that a syntax
+        error in the custom form of a misspelled op (`tensor.emtpy(...)`, a
+        custom op that takes no `(`) is reported as the unknown op it is."""
+        self.last_op_name = token
+        return token
 
     # -- top level -----------------------------------------------------------------
     def start(self, children: list) -> list:
@@ -475,6 +483,30 @@ class SyntaxBuilder(Transformer):
     def linalg_index(self, c: list) -> OpSyntax:
         kw, dim, attrs, type_ = c
         return OpSyntax("linalg_index", str(kw), kw, [], [], [type_], {"dim": IntegerAttr(int(dim), i64), **(attrs or {})})
+
+    def concat_op(self, c: list) -> OpSyntax:
+        kw, dim, uses, attrs, fn = c
+        return OpSyntax("concat", str(kw), kw, uses, list(fn.inputs), list(fn.results), {"dim": IntegerAttr(int(dim), i64), **(attrs or {})})
+
+    def assert_op(self, c: list) -> OpSyntax:
+        kw, cond, message, attrs = c
+        return OpSyntax("assert", str(kw), kw, [cond], [i1], [], {"msg": StringAttr(_decode_string(message)), **(attrs or {})})
+
+    def tm_scatter(self, c: list) -> OpSyntax:
+        """tm_tensor.scatter: a structured op with `unique_indices(B)` (an attribute)."""
+        kw, attrs, unique, ins, outs, region, result_types = c
+        op = self.structured_op([kw, attrs, ins, outs, [], None, region, result_types])
+        op.attributes["unique_indices"] = IntegerAttr(1 if unique == "true" else 0, i1)
+        return op
+
+    def affine_apply(self, c: list) -> OpSyntax:
+        kw, map_, dims, syms, attrs = c
+        if isinstance(map_, Token):  # #map: an alias
+            map_ = self.hash_ref([map_])
+        uses = (dims or []) + (syms or [])
+        op = OpSyntax("affine_apply", str(kw), kw, uses, [IndexType()] * len(uses), [IndexType()], {"map": map_, **(attrs or {})})
+        op.extra = {"num_dims": len(dims or [])}
+        return op
 
     def index_list(self, c: list) -> list:
         return [x for x in c if x is not None]

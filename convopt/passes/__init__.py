@@ -112,17 +112,18 @@ def _convert(pass_name: str, key: str, text: str, f: dataclasses.Field) -> Any:
 
 def describe_passes() -> str:
     """The text of `--list-passes`."""
-    lines = ["Available passes:"]
+    rows: list[tuple[str, str]] = []  # (left column, description); options indented under their pass
     for name in sorted(REGISTRY):
         cls = pass_class(name)
-        lines.append(f"  {name}  [{cls.ANCHOR}]  {cls.SUMMARY}")
+        rows.append((f"  {name} [{cls.ANCHOR}]", cls.SUMMARY))
         for f in dataclasses.fields(cls):
             doc = f.metadata.get("doc", "") if f.metadata else ""
             default = f.default if f.default is not dataclasses.MISSING else ""
             if isinstance(default, tuple):
                 default = ",".join(default)
-            lines.append(f"      {option_name(f.name)}={default!s:<12} {doc}")
-    return "\n".join(lines) + "\n"
+            rows.append((f"      {option_name(f.name)}={'<unset>' if default is None else default}", doc))
+    width = max(len(left) for left, _ in rows) + 2
+    return "Available passes:\n" + "".join(f"{left:<{width}}{doc}".rstrip() + "\n" for left, doc in rows)
 
 
 # --- pipeline text ---------------------------------------------------------------------
@@ -229,6 +230,22 @@ class PassManager:
     def parse(cls, text: str) -> PassManager:
         """Raises PipelineError on a bad pipeline text."""
         return cls(parse_pipeline(text), text)
+
+    def describe(self) -> str:
+        """The pipeline with every option of every pass spelled out (what
+        --dump-pass-pipeline prints, as mlir-opt does)."""
+
+        def entry(e: Entry) -> str:
+            if isinstance(e, tuple):
+                return f"{e[0]}({', '.join(entry(x) for x in e[1])})"
+            options = []
+            for f in dataclasses.fields(e):
+                value = getattr(e, f.name)
+                if value is not None:
+                    options.append(f"{option_name(f.name)}={','.join(value) if isinstance(value, tuple) else str(value).lower() if isinstance(value, bool) else value}")
+            return e.NAME + ("{" + " ".join(options) + "}" if options else "")
+
+        return f"{MODULE}({', '.join(entry(e) for e in self.entries)})"
 
     def passes(self) -> list[Pass]:
         """Every pass of the pipeline, in order."""

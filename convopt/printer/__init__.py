@@ -16,6 +16,7 @@ from ..ir.attributes import (
     AffineMapAttr,
     ArrayAttr,
     Attribute,
+    DenseAttr,
     DictAttr,
     FileLineColLoc,
     Location,
@@ -33,8 +34,9 @@ INDENT = "  "
 
 
 class Printer:
-    def __init__(self, debuginfo: bool = False):
+    def __init__(self, debuginfo: bool = False, elide_elements_over: Optional[int] = None):
         self.debuginfo = debuginfo
+        self.elide_elements_over = elide_elements_over  # --mlir-elide-elementsattrs-if-larger
         self.indent = 0
         self.names: NameState
         self.aliases = {}
@@ -94,6 +96,8 @@ class Printer:
             return text
         if isinstance(a, DictAttr):
             return self.attr_dict(dict(a.entries), leading_space=False)
+        if self.elide_elements_over is not None and isinstance(a, DenseAttr) and _elements(a) > self.elide_elements_over:
+            return f"dense_resource<__elided__> : {a.type}"  # as mlir-opt elides: a splat is one element
         return str(a)
 
     def attr_dict(self, attrs: dict[str, Attribute], elided: Iterable[str] = (), leading_space: bool = True) -> str:
@@ -149,6 +153,17 @@ class Printer:
         return prefix + text + self.loc(op.loc, op.pos) if self.debuginfo else prefix + text
 
 
+def _elements(a: DenseAttr) -> int:
+    """The number of elements a dense attribute spells out (1 for a splat)."""
+    if not isinstance(a.body, tuple):
+        return 1
+    shape = getattr(a.type, "shape", ())
+    count = 1
+    for d in shape:
+        count *= d if isinstance(d, int) and d >= 0 else 1
+    return count
+
+
 def collect_map_aliases(module: Operation) -> dict[AffineMapAttr, str]:
     """`#map`, `#map1`, ... for the affine maps of module, in order of first use."""
     aliases: dict[AffineMapAttr, str] = {}
@@ -189,5 +204,5 @@ def _preorder(root: Operation) -> Iterator[Operation]:
                 stack.extend(reversed(block.ops))
 
 
-def print_module(module: Operation, metadata: Sequence[str] = (), debuginfo: bool = False) -> str:
-    return Printer(debuginfo).print_module(module, metadata)
+def print_module(module: Operation, metadata: Sequence[str] = (), debuginfo: bool = False, elide_elements_over: Optional[int] = None) -> str:
+    return Printer(debuginfo, elide_elements_over).print_module(module, metadata)

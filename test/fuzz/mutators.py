@@ -451,7 +451,7 @@ def nest_region(rng: random.Random, text: str) -> str:
     lines = text.split("\n")
     i = rng.randrange(len(lines))
     depth = rng.choice([1, 2, 5, 50])
-    lines.insert(i, '"t.wrap"() ({ ' * depth + '"t.end"() : () -> () ' + "}) : () -> ()" * depth)
+    lines.insert(i, '"scf.execute_region"() ({ ' * depth + '"scf.yield"() : () -> () ' + "}) : () -> ()" * depth)
     return "\n".join(lines)
 
 

@@ -51,11 +51,17 @@ FAST_MODELS = {
     "one-command": {"resnext_block", "dynamic_batch_cnn"},
     "iree-forward-convs": {"video_block", "audio_encoder", "dynamic_batch_cnn"} | (set(MODELS) - FIRST_EIGHT),
     "raw": FIRST_EIGHT - {"resnet18", "convnext_channels_last"} | {"c3d", "dcgan_generator"},
+    "convopt-run": {"unet", "dynamic_batch_cnn", "audio_encoder"},
+    "convopt-run-iree": {"unet", "convnext_channels_last", "audio_encoder"},
 }
 """The models each pipeline (and the raw-graph check) runs on in make test."""
 
 
 def selected(name: str, pipeline: str) -> bool:
+    """make test: FAST_MODELS; CONVOPT_MODELS=all: every model, but the
+    interpreter (convopt-run) only on the first eight, whose ops it runs."""
+    if pipeline.startswith("convopt-run"):
+        return name in FAST_MODELS[pipeline] or (ALL and name in FIRST_EIGHT)
     return ALL or name in FAST_MODELS[pipeline]
 
 
@@ -192,3 +198,34 @@ def test_strided_kx1x1_forward_conv(tmp_path: Path) -> None:
     (got,) = mp.run_vmfb(vmfb, [x.numpy(), w.numpy()])
     ref = torch.nn.functional.conv3d(x.double(), w.double(), stride=(2, 1, 1), padding=(1, 0, 0))
     assert mp.relative_error(got, ref.numpy()) < 1e-4
+
+
+@pytest.mark.parametrize("name", [n for n in MODELS if selected(n, "convopt-run-iree")])
+def test_convopt_run_checks_the_iree_route(name: str, tmp_path: Path) -> None:
+    """convopt-run --compare on the IREE recipe's module (linalg and the torch
+    ops IREE's torch input takes: batch norm's, relu, gelu, mm, view, cat,
+    index.Tensor, max_pool2d_with_indices and its backward ...)."""
+    spec = MODELS[name]
+    args, ref, _ = case(name)
+    lowered = mp.iree_forward_convs(HERE / spec.file, tmp_path)
+    reference = tmp_path / "ref.npz"
+    np.savez(reference, **{f"arg{i}": a for i, a in enumerate(args)}, **{f"out{i}": r for i, r in enumerate(ref)})
+    out = mp.run([mp.tool("convopt-run"), str(lowered.path), "--inputs", str(reference), "--compare", str(reference), "--rtol", str(spec.tolerance)])
+    assert out.startswith(f"convopt-run: {len(ref)} results match {reference}"), out
+
+
+@pytest.mark.parametrize("name", [n for n in MODELS if selected(n, "convopt-run")])
+def test_convopt_run_checks_the_whole_step(name: str, tmp_path: Path) -> None:
+    """convopt-run --compare on the one command's pure linalg: the reference
+    interpreter runs the whole training step (pooling, tensor.concat,
+    tm_tensor.scatter, cf.assert, affine.apply, dense_resource constants:
+    what torch-mlir's linalg stage emits for the suite) and matches PyTorch
+    within the model's tolerance.  make test runs the models that need each
+    of those; CONVOPT_MODELS=all every model."""
+    spec = MODELS[name]
+    args, ref, _ = case(name)
+    lowered = mp.one_command(HERE / spec.file, tmp_path)
+    reference = tmp_path / "ref.npz"
+    np.savez(reference, **{f"arg{i}": a for i, a in enumerate(args)}, **{f"out{i}": r for i, r in enumerate(ref)})
+    out = mp.run([mp.tool("convopt-run"), str(lowered.path), "--inputs", str(reference), "--compare", str(reference), "--rtol", str(spec.tolerance)])
+    assert out.startswith(f"convopt-run: {len(ref)} results match {reference}"), out

@@ -143,12 +143,14 @@ def test_split_empty_chunks_run_the_passes(tmp_path):
     assert no_traceback(proc).endswith("// -----// IR Dump After convopt-finalize-boundary ('builtin.module' operation) //----- //\nmodule {\n}\n\n")
 
 
-def test_a_whole_empty_file_is_still_an_error(tmp_path):
+@pytest.mark.parametrize("text", ["", "// nothing\n", "  \n\t// a comment\n\n"], ids=["empty", "comment", "blank"])
+@pytest.mark.parametrize("args", [(), ("--lower-conv-bwd",), ("--decompose-conv-bwd",)], ids=["roundtrip", "lower", "decompose"])
+def test_a_file_without_ops_is_an_empty_module_like_torch_mlir_opt(tmp_path, text, args):
     path = tmp_path / "empty.mlir"
-    path.write_text("// nothing\n")
-    proc = convopt("empty.mlir", cwd=tmp_path)
-    assert proc.returncode == 1
-    assert no_traceback(proc).startswith("empty.mlir:1:1: error: empty input")
+    path.write_text(text)
+    out = ok(convopt(*args, "empty.mlir", cwd=tmp_path))
+    assert out == b"module {\n}\n\n"
+    assert out == ok(torch_mlir_opt(path))
 
 
 def test_split_chunks_keep_line_numbers(tmp_path):
@@ -213,8 +215,12 @@ def test_list_passes():
     out = ok(proc).decode()
     no_traceback(proc)
     for name in REGISTRY:
-        assert f"  {name}  [" in out
+        assert f"  {name} [" in out
     assert "torch-boundary=" in out  # options are listed under their pass
+    # the descriptions start in one column, for passes and options alike
+    columns = {re.match(r"^ +\S+(?: \[\S+\])? +", line).end() for line in out.splitlines()[1:] if " " in line.strip()}
+    assert len(columns) == 1, columns
+    assert "legal-ops=<unset>" in out
 
 
 @pytest.mark.parametrize(
@@ -486,12 +492,14 @@ def test_print_ir_before_and_after_a_pass(two_funcs):
 
 
 @pytest.mark.parametrize("flag", ["--mlir-print-ir-after=convopt-cleanup,nope", "-mlir-print-ir-before=canonicalize"])
-def test_print_ir_of_an_unknown_pass_is_a_usage_error(flag):
+def test_print_ir_of_an_unknown_pass_is_an_error_as_in_a_pipeline(flag):
+    """Exit code 1, as an unknown pass of --pass-pipeline."""
     proc = convopt("--lower-conv-bwd", flag, SMALL)
     stderr = no_traceback(proc)
     name = flag.split("=", 1)[0].lstrip("-")
     bad = flag.rsplit("=", 1)[1].split(",")[-1]
-    assert proc.returncode == 2 and proc.stdout == b""
+    assert proc.returncode == 1 and proc.stdout == b""
+    assert convopt("--pass-pipeline=builtin.module(nope)", SMALL).returncode == 1
     assert stderr == f"convopt: error: --{name}: '{bad}' is not a registered pass; registered passes: {', '.join(sorted(REGISTRY))}\n"
 
 
@@ -532,3 +540,65 @@ def test_timing_through_the_api_goes_to_the_log(tmp_path):
     rows = [(depth, name) for _, depth, name in timing_rows(report)]
     assert rows == [(0, "Parser"), (0, "Verifier"), (0, "'func.func' Pipeline"), (1, "convopt-cleanup"), (1, "Verifier"), (0, "Output"), (0, "Rest"), (0, "Total")]
     assert report.endswith("  Route: the module as a whole (fell back: 1 function, fewer than 8)\n")
+
+
+@pytest.mark.parametrize(
+    "ops, message",
+    [
+        ("convolution_backward", "'convolution_backward' is not a torch op; did you mean 'aten.convolution_backward'?"),
+        ("aten.convolution_backwrd", "'aten.convolution_backwrd' is not a torch op; did you mean 'aten.convolution_backward'?"),
+        ("aten.convolution_backward,aten.reluu", "'aten.reluu' is not a torch op; did you mean 'aten.relu'?"),
+    ],
+)
+def test_backend_legal_ops_must_name_torch_ops(ops, message):
+    for mode in ("--lower-conv-bwd", "--decompose-conv-bwd"):
+        proc = convopt(mode, f"--backend-legal-ops={ops}", SMALL)
+        assert proc.returncode == 1 and proc.stdout == b""
+        assert no_traceback(proc) == f"convopt: error: --backend-legal-ops: {message}\n"
+    proc = convopt(f"--pass-pipeline=builtin.module(func.func(convopt-decompose-conv-bwd{{legal-ops={ops}}}))", SMALL)
+    assert no_traceback(proc) == f"convopt: error: invalid options for pass 'convopt-decompose-conv-bwd': legal-ops: {message}\n"
+
+
+@pytest.mark.parametrize("ops", ["aten.convolution_backward", "torch.aten.convolution_backward", "aten.convolution_backward,aten.convolution", ""])
+def test_backend_legal_ops_take_torch_op_names(ops):
+    ok(convopt("--lower-conv-bwd", f"--backend-legal-ops={ops}", SMALL))
+
+
+def test_flag_conflicts_name_the_flags():
+    proc = convopt("--lower-conv-bwd", "--matmul-tiles=avx512", "--device=gpu", SMALL)
+    assert proc.returncode == 1
+    assert no_traceback(proc).startswith("convopt: error: --matmul-tiles are CPU tiles (linalg.mmt4d for IREE's CPU microkernels): use --matmul-tiles=none with --device=gpu\n")
+
+
+def test_help_shows_the_input_as_optional():
+    assert ok(convopt("--help")).decode().startswith("Usage: convopt [OPTIONS] [INPUT]\n")
+
+
+def test_dump_pass_pipeline_spells_out_every_option_and_reparses(tmp_path):
+    proc = convopt("--lower-conv-bwd", "--device=avx512", "--dump-pass-pipeline", SMALL)
+    lines = no_traceback(proc).splitlines()
+    assert lines[0] == "Pass Manager with 5 passes:"
+    assert "convopt-decompose-conv-bwd{peel=auto conv-form=auto matmul-tiles=none device=avx512 target=linalg lower=true}" in lines[1]
+    assert ok(proc) == ok(convopt(f"--pass-pipeline={lines[1]}", SMALL))
+    assert no_traceback(convopt("--dump-pass-pipeline", SMALL)).startswith("Pass Manager with 0 passes:\nbuiltin.module()\n")
+
+
+def test_elide_elementsattrs_like_torch_mlir_opt(tmp_path):
+    """The elided attributes are torch-mlir-opt's (the output otherwise
+    keeps convopt's float spelling); the function-by-function route agrees."""
+    text = "".join(
+        f"func.func @f{i}() -> (tensor<3xf32>, tensor<2xf32>, tensor<4xf32>) {{\n"
+        f"  %0 = arith.constant dense<[1.0, 2.0, {i}.0]> : tensor<3xf32>\n"
+        "  %1 = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
+        "  %2 = arith.constant dense<7.0> : tensor<4xf32>\n"
+        "  return %0, %1, %2 : tensor<3xf32>, tensor<2xf32>, tensor<4xf32>\n}\n"
+        for i in range(40)
+    )
+    path = tmp_path / "dense.mlir"
+    path.write_text(text)
+    ours = ok(convopt("--mlir-elide-elementsattrs-if-larger=2", path)).decode()
+    theirs = ok(torch_mlir_opt("--mlir-elide-elementsattrs-if-larger=2", path)).decode()
+    elided = [line for line in theirs.splitlines() if "__elided__" in line]
+    assert len(elided) == 40 and elided == [line for line in ours.splitlines() if "__elided__" in line]
+    assert ok(convopt("--lower-conv-bwd", "--threads=2", "--mlir-elide-elementsattrs-if-larger=2", path)).decode() == ours
+    assert convopt("--mlir-elide-elementsattrs-if-larger=-1", path).returncode == 2

@@ -485,10 +485,10 @@ func.func @double(%a: tensor<2xf32>) -> tensor<2xf32> {
 
 
 def test_unknown_op_and_bad_arguments_are_located_errors():
-    text = fn("%a: tensor<2xf32>", "tensor<2xf32>", '  %r = "mydialect.frob"(%a) : (tensor<2xf32>) -> tensor<2xf32>', "%r")
+    text = fn("%a: tensor<2xf32>", "tensor<2xf32>", '  %r = "math.cbrt"(%a) : (tensor<2xf32>) -> tensor<2xf32>', "%r")
     with pytest.raises(InterpError) as err:
         run1(text, np.zeros(2, np.float32))
-    assert "t.mlir:2:8: error: the interpreter does not support 'mydialect.frob'" in str(err.value)
+    assert "t.mlir:2:8: error: the interpreter does not support 'math.cbrt'" in str(err.value)
     with pytest.raises(InterpError, match="takes 1 arguments, got 2"):
         run1(text, np.zeros(2), np.zeros(2))
     with pytest.raises(InterpError, match="argument #0 of '@main' has shape 3"):
@@ -836,18 +836,18 @@ def test_cli_runs_on_npy_and_writes_npz(tmp_path, capsys):
     np.save(tmp_path / "b.npy", b)
     assert interp_cli.main([str(src), str(tmp_path / "a.npy"), str(tmp_path / "b.npy"), "-o", str(tmp_path / "out.npz")]) == 0
     out = np.load(tmp_path / "out.npz")
-    np.testing.assert_array_equal(out["result0"], a + b)
-    np.testing.assert_array_equal(out["result1"], [1.0, 2.0])
+    np.testing.assert_array_equal(out["out0"], a + b)
+    np.testing.assert_array_equal(out["out1"], [1.0, 2.0])
     # options may come before the input files, as in any command line
     assert interp_cli.main([str(src), "--entry", "main", "-o", str(tmp_path / "o2.npz"), str(tmp_path / "a.npy"), str(tmp_path / "b.npy")]) == 0
-    np.testing.assert_array_equal(np.load(tmp_path / "o2.npz")["result0"], a + b)
+    np.testing.assert_array_equal(np.load(tmp_path / "o2.npz")["out0"], a + b)
     np.savez(tmp_path / "in.npz", b=b, a=a)  # by the arguments' names (%a, %b): the order in the file does not matter
     assert interp_cli.main([str(src), "--inputs", str(tmp_path / "in.npz")]) == 0
     printed = capsys.readouterr().out
     assert "result #0: tensor<2x3xf32>  shape (2, 3) dtype float32  min 1 max 6" in printed and "[[1. 2. 3.]" in printed
     np.savez(tmp_path / "pos.npz", arg1=b, arg0=a)
     assert interp_cli.main([str(src), "--inputs", str(tmp_path / "pos.npz"), "-o", str(tmp_path / "o.npz")]) == 0
-    np.testing.assert_array_equal(np.load(tmp_path / "o.npz")["result0"], a + b)
+    np.testing.assert_array_equal(np.load(tmp_path / "o.npz")["out0"], a + b)
     np.savez(tmp_path / "bad.npz", x=a, y=b)
     assert interp_cli.main([str(src), "--inputs", str(tmp_path / "bad.npz")]) == 1
     assert "holds x, y; expected the arrays a, b" in capsys.readouterr().err
@@ -916,3 +916,225 @@ def test_cli_compare_tolerances_are_the_e2e_ones():
     import harness
 
     assert interp_cli.TOLERANCE == harness.TOLERANCE
+
+
+def test_cli_output_is_what_compare_reads_and_tolerances_are_options(tmp_path, capsys):
+    src = tmp_path / "f.mlir"
+    src.write_text(SMALL)
+    out = tmp_path / "r.npz"
+    assert interp_cli.main([str(src), "--random", "1", "-o", str(out)]) == 0
+    assert sorted(np.load(out).files) == ["out0", "out1"]
+    assert interp_cli.main([str(src), "--random", "1", "--compare", str(out), "--rtol", "0"]) == 0
+    assert capsys.readouterr().out.endswith("(out0 0, out1 0; --rtol 0)\n")
+    ref = np.load(out)
+    shifted = tmp_path / "shifted.npz"
+    np.savez(shifted, out0=ref["out0"] + 0.01, out1=ref["out1"])
+    assert interp_cli.main([str(src), "--random", "1", "--compare", str(shifted)]) == 1  # 0.01 / max(1, ...) > f32's 1e-4
+    assert "> 0.0001 for f32" in capsys.readouterr().err
+    assert interp_cli.main([str(src), "--random", "1", "--compare", str(shifted), "--rtol", "0.02"]) == 0
+    assert interp_cli.main([str(src), "--random", "1", "--compare", str(shifted), "--rtol", "0", "--atol", "0.011"]) == 0
+    assert interp_cli.main([str(src), "--random", "1", "--compare", str(shifted), "--rtol", "0", "--atol", "0.009"]) == 1
+    assert "> 0 for --rtol (+ --atol 0.009)" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        interp_cli.main([str(src), "--random", "1", "--rtol", "0.1"])
+    assert "--rtol and --atol apply to --compare" in capsys.readouterr().err
+
+
+def test_cli_errors_are_located_and_name_the_next_step(tmp_path, capsys):
+    src = tmp_path / "f.mlir"
+    src.write_text(SMALL)
+    assert interp_cli.main([str(tmp_path / "nope.mlir")]) == 1
+    assert capsys.readouterr().err == f"convopt-run: error: could not read '{tmp_path / 'nope.mlir'}': No such file or directory\n"
+    assert interp_cli.main([str(src), str(tmp_path / "a.npy"), str(tmp_path / "b.npy")]) == 1
+    assert "could not read" in capsys.readouterr().err
+    assert interp_cli.main([str(src), "--entry", "nope"]) == 1
+    assert capsys.readouterr().err.startswith(f"{src}:1:1: error: no function named '@nope' (functions: @main)\n")
+    assert interp_cli.main([str(src), "--random", "0", "-o", str(tmp_path / "no" / "r.npz")]) == 1
+    assert capsys.readouterr().err == f"convopt-run: error: could not write '{tmp_path / 'no' / 'r.npz'}': No such file or directory\n"
+    raw = tmp_path / "raw.mlir"
+    raw.write_text("func.func @main(%a: !torch.vtensor<[2],f32>) -> !torch.vtensor<[2],f32> {\n"
+                   "  %0 = torch.aten.sigmoid %a : !torch.vtensor<[2],f32> -> !torch.vtensor<[2],f32>\n  return %0 : !torch.vtensor<[2],f32>\n}\n")
+    assert interp_cli.main([str(raw), "--random", "0"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{raw}:2:8: error: the interpreter does not support 'torch.aten.sigmoid'\n")
+    assert f"{raw}:2:8: note: convopt-run runs lowered IR: on a raw torch import run `convopt --lower-conv-bwd --torch-mlir-stages`" in err
+    assert "Errno" not in err and "Traceback" not in err
+
+
+def test_fpowi_and_a_generic_with_several_results():
+    """What torch-mlir's linalg stage emits for a squared error and an argmax."""
+    text = fn("%x: tensor<2x3xf32>", "tensor<2xf32>, tensor<2xi64>", """  %c2 = arith.constant 2 : i64
+  %m0 = arith.constant dense<0xFF800000> : tensor<2xf32>
+  %i0 = arith.constant dense<0> : tensor<2xi64>
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<2x3xf32>) outs(%m0, %i0 : tensor<2xf32>, tensor<2xi64>) {
+  ^bb0(%in: f32, %out: f32, %out_0: i64):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i64
+    %sq = math.fpowi %in, %c2 : f32, i64
+    %gt = arith.cmpf ogt, %sq, %out : f32
+    %m = arith.select %gt, %sq, %out : f32
+    %i = arith.select %gt, %ji, %out_0 : i64
+    linalg.yield %m, %i : f32, i64
+  } -> (tensor<2xf32>, tensor<2xi64>)""", "%r#0, %r#1")
+    x = np.array([[1.0, -3.0, 2.0], [0.5, 0.25, -0.75]], np.float32)
+    squares, where = run1(text, x)
+    np.testing.assert_array_equal(squares, [9.0, 0.5625])
+    assert squares.dtype == np.float32
+    np.testing.assert_array_equal(where, [1, 2])
+
+
+def test_concat_and_assert_in_their_custom_forms():
+    text = fn("%a: tensor<2x1xf32>, %b: tensor<2x2xf32>, %n: index", "tensor<2x3xf32>", """  %c1 = arith.constant 1 : index
+  %d = tensor.dim %b, %c1 : tensor<2x2xf32>
+  %ok = arith.cmpi eq, %d, %n : index
+  cf.assert %ok, "mismatching sizes"
+  %c = tensor.concat dim(1) %a, %b : (tensor<2x1xf32>, tensor<2x2xf32>) -> tensor<2x3xf32>""", "%c")
+    a, b = np.array([[1.0], [2.0]], np.float32), np.array([[3.0, 4.0], [5.0, 6.0]], np.float32)
+    np.testing.assert_array_equal(run1(text, a, b, 2)[0], [[1.0, 3.0, 4.0], [2.0, 5.0, 6.0]])
+    with pytest.raises(InterpError) as err:
+        run1(text, a, b, 3)
+    assert "t.mlir:5:3: error: 'cf.assert' failed: mismatching sizes" in str(err.value)
+
+
+def test_assert_in_a_region_body_checks_every_point():
+    text = fn("%x: tensor<3xi64>", "tensor<3xi64>", """  %c0 = arith.constant 0 : i64
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<3xi64>) outs(%x : tensor<3xi64>) {
+  ^bb0(%in: i64, %out: i64):
+    %ok = arith.cmpi sge, %in, %c0 : i64
+    cf.assert %ok, "index must be larger or equal to 0"
+    linalg.yield %in : i64
+  } -> tensor<3xi64>""", "%r")
+    np.testing.assert_array_equal(run1(text, np.array([0, 1, 2]))[0], [0, 1, 2])
+    with pytest.raises(InterpError, match="'cf.assert' failed: index must be larger or equal to 0"):
+        run1(text, np.array([0, -1, 2]))
+
+
+def test_affine_apply():
+    text = fn("%n: index", "index", "  %0 = affine.apply affine_map<()[s0] -> (s0 * 64)>()[%n]\n  %1 = affine.apply affine_map<(d0)[s0] -> (d0 + s0 floordiv 2)>(%0)[%n]", "%1")
+    assert int(run1(text, 3)[0]) == 3 * 64 + 1
+
+
+def test_dense_resource_constants_read_the_files_blobs():
+    text = fn("", "tensor<3xi32>, tensor<2xf32>", "  %a = arith.constant dense_resource<ints> : tensor<3xi32>\n  %b = arith.constant dense_resource<floats> : tensor<2xf32>", "%a, %b")
+    text += '\n{-#\n  dialect_resources: {\n    builtin: {\n      ints: "0x04000000010000000200000003000000",\n      floats: "0x040000000000803f00000040"\n    }\n  }\n#-}\n'
+    a, b = run1(text)
+    np.testing.assert_array_equal(a, [1, 2, 3])
+    assert a.dtype == np.int32
+    np.testing.assert_array_equal(b, [1.0, 2.0])
+    with pytest.raises(InterpError, match="dense_resource<ints> : tensor<3xi32>' is not supported"):
+        run1(text.split("{-#")[0])  # without its blob
+
+
+def test_tm_tensor_scatter_applies_updates_in_order():
+    """An accumulating scatter with a repeated index (unique_indices(false)):
+    both updates land; a slice per update where dimension_map names fewer dims."""
+    text = fn("%u: tensor<3xf32>, %i: tensor<3x2xi64>, %o: tensor<2x3xf32>", "tensor<2x3xf32>", """  %r = tm_tensor.scatter {dimension_map = array<i64: 0, 1>} unique_indices(false) ins(%u, %i : tensor<3xf32>, tensor<3x2xi64>) outs(%o : tensor<2x3xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tm_tensor.yield %s : f32
+  } -> tensor<2x3xf32>""", "%r")
+    out = run1(text, np.array([1.0, 2.0, 4.0], np.float32), np.array([[0, 1], [1, 2], [0, 1]]), np.ones((2, 3), np.float32))[0]
+    np.testing.assert_array_equal(out, [[1.0, 6.0, 1.0], [1.0, 1.0, 3.0]])
+    rows = fn("%u: tensor<1x3xf32>, %i: tensor<1x1xi64>, %o: tensor<2x3xf32>", "tensor<2x3xf32>", """  %r = tm_tensor.scatter {dimension_map = array<i64: 0>} unique_indices(true) ins(%u, %i : tensor<1x3xf32>, tensor<1x1xi64>) outs(%o : tensor<2x3xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    tm_tensor.yield %a : f32
+  } -> tensor<2x3xf32>""", "%r")
+    out = run1(rows, np.array([[7.0, 8.0, 9.0]], np.float32), np.array([[1]]), np.zeros((2, 3), np.float32))[0]
+    np.testing.assert_array_equal(out, [[0.0, 0.0, 0.0], [7.0, 8.0, 9.0]])
+    with pytest.raises(InterpError, match="index 2 of update #0 out of bounds for dim 0 of size 2"):
+        run1(rows, np.array([[7.0, 8.0, 9.0]], np.float32), np.array([[2]]), np.zeros((2, 3), np.float32))
+
+
+@pytest.mark.parametrize("kind, reduce", [("max", np.max), ("sum", np.sum)])
+def test_pooling_named_ops(kind, reduce):
+    """O[n, c, oh, ow] = kind(O, I[n, c, 2*oh + kh, 2*ow + kw]) over a 3x3 window."""
+    text = fn("%x: tensor<2x3x7x7xf32>, %o: tensor<2x3x3x3xf32>", "tensor<2x3x3x3xf32>", f"""  %k = tensor.empty() : tensor<3x3xf32>
+  %r = linalg.pooling_nchw_{kind} {{dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}} ins(%x, %k : tensor<2x3x7x7xf32>, tensor<3x3xf32>) outs(%o : tensor<2x3x3x3xf32>) -> tensor<2x3x3x3xf32>""", "%r")
+    x = np.random.default_rng(0).standard_normal((2, 3, 7, 7)).astype(np.float32)
+    init = np.full((2, 3, 3, 3), -np.inf if kind == "max" else 0.5, np.float32)
+    want = np.empty_like(init)
+    for i in range(3):
+        for j in range(3):
+            want[:, :, i, j] = reduce(x[:, :, 2 * i : 2 * i + 3, 2 * j : 2 * j + 3], axis=(2, 3))
+    want = np.maximum(want, init) if kind == "max" else want + init
+    np.testing.assert_allclose(run1(text, x, init)[0], want, rtol=1e-6)
+
+
+def test_the_torch_ops_the_iree_route_keeps():
+    """A batch norm and relu in torch ops, as the IREE recipe leaves them."""
+    V = "!torch.vtensor<[2,3],f32>"
+    text = f"""func.func @main(%x: {V}, %w: !torch.vtensor<[3],f32>) -> ({V}, !torch.vtensor<[3],f32>) {{
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %true = torch.constant.bool true
+  %none = torch.constant.none
+  %eps = torch.constant.float 1.000000e-05
+  %dims = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %var, %mean = torch.aten.var_mean.correction %x, %dims, %int0, %true : {V}, !torch.list<int>, !torch.int, !torch.bool -> !torch.vtensor<[1,3],f32>, !torch.vtensor<[1,3],f32>
+  %0 = torch.aten.add.Scalar %var, %eps, %int1 : !torch.vtensor<[1,3],f32>, !torch.float, !torch.int -> !torch.vtensor<[1,3],f32>
+  %1 = torch.aten.rsqrt %0 : !torch.vtensor<[1,3],f32> -> !torch.vtensor<[1,3],f32>
+  %2 = torch.aten.sub.Tensor %x, %mean, %int1 : {V}, !torch.vtensor<[1,3],f32>, !torch.int -> {V}
+  %3 = torch.aten.mul.Tensor %2, %1 : {V}, !torch.vtensor<[1,3],f32> -> {V}
+  %4 = torch.aten.unsqueeze %w, %int0 : !torch.vtensor<[3],f32>, !torch.int -> !torch.vtensor<[1,3],f32>
+  %5 = torch.aten.mul.Tensor %3, %4 : {V}, !torch.vtensor<[1,3],f32> -> {V}
+  %6 = torch.aten.relu %5 : {V} -> {V}
+  %7 = torch.prims.squeeze %1, %dims : !torch.vtensor<[1,3],f32>, !torch.list<int> -> !torch.vtensor<[3],f32>
+  return %6, %7 : {V}, !torch.vtensor<[3],f32>
+}}
+"""
+    x = np.array([[1.0, -2.0, 3.0], [3.0, 2.0, -1.0]], np.float32)
+    w = np.array([1.0, -1.0, 2.0], np.float32)
+    y, inv = run1(text, x, w)
+    var, mean = x.var(axis=0), x.mean(axis=0)
+    np.testing.assert_allclose(inv, 1 / np.sqrt(var + 1e-5), rtol=1e-6)
+    np.testing.assert_allclose(y, np.maximum((x - mean) / np.sqrt(var + 1e-5) * w, 0), rtol=1e-5)
+    assert y.dtype == np.float32
+
+
+@pytest.mark.parametrize("padding, ceil_mode", [(0, False), (1, False), (0, True), (1, True)])
+def test_max_pool2d_with_indices_and_backward_are_pytorchs(padding, ceil_mode):
+    import torch
+
+    V = "!torch.vtensor"
+    x = np.random.default_rng(1).standard_normal((2, 3, 7, 8)).astype(np.float32)
+    x[0, 0, 0, :2] = 5.0  # a tie: the first maximum's index
+    tx = torch.tensor(x, requires_grad=True)
+    y, idx = torch.nn.functional.max_pool2d(tx, 3, 2, padding, 1, ceil_mode=ceil_mode, return_indices=True)
+    g = torch.randn(y.shape, generator=torch.Generator().manual_seed(0))
+    y.backward(g)
+    text = f"""func.func @main(%x: {V}<[2,3,7,8],f32>, %g: {V}<[{','.join(map(str, y.shape))}],f32>) -> ({V}<[{','.join(map(str, y.shape))}],f32>, {V}<[{','.join(map(str, y.shape))}],si64>, {V}<[2,3,7,8],f32>) {{
+  %k = torch.constant.int 3
+  %s = torch.constant.int 2
+  %p = torch.constant.int {padding}
+  %d = torch.constant.int 1
+  %ceil = torch.constant.bool {str(ceil_mode).lower()}
+  %kk = torch.prim.ListConstruct %k, %k : (!torch.int, !torch.int) -> !torch.list<int>
+  %ss = torch.prim.ListConstruct %s, %s : (!torch.int, !torch.int) -> !torch.list<int>
+  %pp = torch.prim.ListConstruct %p, %p : (!torch.int, !torch.int) -> !torch.list<int>
+  %dd = torch.prim.ListConstruct %d, %d : (!torch.int, !torch.int) -> !torch.list<int>
+  %y, %i = torch.aten.max_pool2d_with_indices %x, %kk, %ss, %pp, %dd, %ceil : {V}<[2,3,7,8],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool -> {V}<[{','.join(map(str, y.shape))}],f32>, {V}<[{','.join(map(str, y.shape))}],si64>
+  %gx = torch.aten.max_pool2d_with_indices_backward %g, %x, %kk, %ss, %pp, %dd, %ceil, %i : {V}<[{','.join(map(str, y.shape))}],f32>, {V}<[2,3,7,8],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, {V}<[{','.join(map(str, y.shape))}],si64> -> {V}<[2,3,7,8],f32>
+  return %y, %i, %gx : {V}<[{','.join(map(str, y.shape))}],f32>, {V}<[{','.join(map(str, y.shape))}],si64>, {V}<[2,3,7,8],f32>
+}}
+"""
+    got_y, got_i, got_g = run1(text, x, g.numpy())
+    assert got_y.shape == tuple(y.shape)
+    np.testing.assert_array_equal(got_y, y.detach().numpy())
+    np.testing.assert_array_equal(got_i, idx.numpy())
+    np.testing.assert_allclose(got_g, tx.grad.numpy(), rtol=1e-6)
+
+
+def test_cat_and_index_tensor():
+    V = "!torch.vtensor"
+    text = f"""func.func @main(%a: {V}<[2,1],f32>, %b: {V}<[2,2],f32>, %i: {V}<[3],si64>, %j: {V}<[3],si64>) -> ({V}<[2,3],f32>, {V}<[3],f32>) {{
+  %int1 = torch.constant.int 1
+  %l = torch.prim.ListConstruct %a, %b : ({V}<[2,1],f32>, {V}<[2,2],f32>) -> !torch.list<vtensor>
+  %c = torch.aten.cat %l, %int1 : !torch.list<vtensor>, !torch.int -> {V}<[2,3],f32>
+  %ix = torch.prim.ListConstruct %i, %j : ({V}<[3],si64>, {V}<[3],si64>) -> !torch.list<optional<vtensor>>
+  %e = torch.aten.index.Tensor %c, %ix : {V}<[2,3],f32>, !torch.list<optional<vtensor>> -> {V}<[3],f32>
+  return %c, %e : {V}<[2,3],f32>, {V}<[3],f32>
+}}
+"""
+    c, e = run1(text, np.array([[1.0], [2.0]], np.float32), np.array([[3.0, 4.0], [5.0, 6.0]], np.float32), np.array([1, 0, 1]), np.array([2, 0, 0]))
+    np.testing.assert_array_equal(c, [[1.0, 3.0, 4.0], [2.0, 5.0, 6.0]])
+    np.testing.assert_array_equal(e, [6.0, 1.0, 2.0])

@@ -193,6 +193,21 @@ async def test_a_syntax_error_and_a_verifier_error(client: LanguageClient):
     assert await published(client, fixed) == []
 
 
+async def test_a_misspelled_op_is_the_cli_error(client: LanguageClient):
+    """torch.aten.convolution_backwrd: the unknown-op error with its
+    suggestion, as the command line reports it, at the op name."""
+    where = pos(CONV_LINE, "torch.aten.convolution_backward")
+    end = types.Position(where.line, where.character + len("torch.aten.convolution_backward"))
+    broken = change(client, where, end, "torch.aten.convolution_backwrd")
+    [diag] = await published(client, broken)
+    assert diag.message.endswith("did you mean 'torch.aten.convolution_backward'?")
+    text = DOC.replace("torch.aten.convolution_backward", "torch.aten.convolution_backwrd")
+    assert f"{PATH}:{diag.range.start.line + 1}:{diag.range.start.character + 1}: error: {diag.message}" == cli_error(text)
+    assert diag.range.start == where
+    fixed = change(client, where, types.Position(where.line, where.character + len("torch.aten.convolution_backwrd")), "torch.aten.convolution_backward")
+    assert await published(client, fixed) == []
+
+
 async def test_split_files_and_utf16_columns(client: LanguageClient):
     """A `// -----` file is checked chunk by chunk, as --split-input-file
     does (document line numbers); columns are UTF-16 code units (an emoji
@@ -380,3 +395,13 @@ async def test_initialization_options_choose_the_lowering():
     cli = [line.split(": ", 1)[1].rstrip("\n") for line in log if line.startswith(f"{legality}:51:")]
     assert report.ops[51].stats == [line for line in cli if not line.startswith("remark")] != []
     assert all(line.startswith("torch.aten.convolution (") for line in report.ops[51].stats)
+
+
+async def test_backend_legal_ops_setting_must_name_torch_ops():
+    from convopt.lsp.analysis import Settings
+
+    settings, problems = Settings.from_options({"backendLegalOps": "aten.convolution_backwrd"})
+    assert settings.backend_legal_ops is None
+    assert problems == ["convopt-lsp: backendLegalOps='aten.convolution_backwrd' ignored ('aten.convolution_backwrd' is not a torch op; did you mean 'aten.convolution_backward'?)"]
+    settings, problems = Settings.from_options({"backendLegalOps": "aten.convolution_backward"})
+    assert settings.backend_legal_ops == "aten.convolution_backward" and problems == []

@@ -46,7 +46,7 @@ from ...rewrite import RewritePattern, Rewriter, apply_patterns
 from .conv_bwd import replace_results
 from .conv_spec import CONV_BWD, conv_output_size, read_conv_backward, wanted_results
 from .empty import decompose_empty
-from .legality import CONV_BWD_KIND, TARGETS, describe, target_rejects
+from .legality import CONV_BWD_KIND, TARGETS, describe, legal_op_problem, target_rejects
 from .options import ERASE_DEAD, KernelPass
 from .torch_emit import TorchEmitter
 from .torch_to_linalg import torch_to_linalg_patterns
@@ -125,6 +125,7 @@ class DecomposeConvBwdPattern(RewritePattern):
     legal_kinds: frozenset[str]
     target: str
     diagnostics: DiagnosticEngine
+    lower: bool = True  # a legal op is lowered directly next (else it stays for the backend)
 
     def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
         spec = read_conv_backward(op).spec
@@ -134,7 +135,8 @@ class DecomposeConvBwdPattern(RewritePattern):
         else:
             why = target_rejects(self.target, spec)
         if why is None:
-            self.diagnostics.remark(f"lowered directly: {describe(spec)} is legal for target {self.target}", op)
+            what = "lowered directly" if self.lower else "kept for the backend (not decomposed)"
+            self.diagnostics.remark(f"{what}: {describe(spec)} is legal for target {self.target}", op)
             return False
         self.diagnostics.remark(f"decomposed: {why}", op)
         decompose(op, rewriter)
@@ -155,6 +157,10 @@ class DecomposeConvBwd(KernelPass):
         super().__post_init__()
         if self.target is not None and self.target not in TARGETS:
             raise ValueError(f"target must be one of {', '.join(TARGETS)}, not '{self.target}'")
+        for kind in self.legal_ops or ():
+            problem = legal_op_problem(kind)
+            if problem is not None:
+                raise ValueError(f"legal-ops: {problem}")
 
     def legal_kinds(self) -> set[str]:
         """Explicit legal-ops win; a target alone makes convolution_backward
@@ -170,7 +176,7 @@ class DecomposeConvBwd(KernelPass):
         ops each decomposition created, right after it (before the next
         convolution_backward is looked at, as a greedy driver visits the ops
         a rewrite creates)."""
-        decomposition = [DecomposeConvBwdPattern(legal_kinds=frozenset(self.legal_kinds()), target=self.target or "linalg", diagnostics=ctx.diagnostics)]
+        decomposition = [DecomposeConvBwdPattern(frozenset(self.legal_kinds()), self.target or "linalg", ctx.diagnostics, self.lower)]
         lowering = torch_to_linalg_patterns(self.choices, ctx.stats) if self.lower else []
         with self.warning_miscompiled_tiles(op, ctx):
             for conv in [o for o in op.walk() if o.name == CONV_BWD]:

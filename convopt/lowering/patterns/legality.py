@@ -38,6 +38,19 @@ def target_rejects(target: str, spec: ConvSpec) -> Optional[str]:
     raise ValueError(f"unknown target '{target}' (known: {', '.join(TARGETS)})")
 
 
+def legal_op_problem(kind: str) -> Optional[str]:
+    """Why `kind` (`aten.convolution_backward`, or with its `torch.` prefix)
+    names no torch op, with the nearest one; None when it names one."""
+    from ...dialects import nearest, unknown_op_message
+
+    name = kind if kind.startswith("torch.") else "torch." + kind
+    if unknown_op_message(name) is None:
+        return None
+    near = next((n for n in (f"torch.aten.{kind}",) if unknown_op_message(n) is None), None) or nearest(name)
+    suggestion = f"; did you mean '{near.removeprefix('torch.')}'?" if near else ""
+    return f"'{kind}' is not a torch op{suggestion}"
+
+
 def describe(spec: ConvSpec) -> str:
     kind = "transposed " if spec.transposed else ""
     return f"{spec.rank}-D {kind}{spec.dtype} groups={spec.groups}"

@@ -322,12 +322,22 @@ class LowerToBuiltin(RewritePattern):
 
     lower: Callable[[Emitter, Operation], Value]
     root: OpDef
+    takes: Optional[Callable[[Operation], bool]] = None  # False: the op is left as it is (for the backend)
 
     def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
+        if self.takes is not None and not self.takes(op):
+            return False
         em = _emitter(op)
         value = self.lower(em, op)
         rewriter.replace_op(op, [_to_torch(em, value, op.results[0])])
         return True
+
+
+def float_sum(op: Operation) -> bool:
+    """A sum lower_sum takes: a float tensor summed into its own type (not,
+    e.g., the count of a bool mask as si64, which the backend lowers)."""
+    src, result = op.operands[0].type, op.results[0].type
+    return isinstance(src, ValueTensorType) and isinstance(src.dtype, FloatType) and isinstance(result, ValueTensorType) and result.dtype == src.dtype
 
 
 SHAPE_LOWERINGS: dict[str, Callable[[Emitter, Operation], Value]] = {
@@ -345,7 +355,7 @@ def torch_to_linalg_patterns(choices: KernelChoices = DEFAULT_CHOICES, stats: Op
     """The patterns of convopt-torch-to-linalg: aten.convolution with the
     kernel options, the shape ops and sums."""
     patterns: list[RewritePattern] = [LowerConvolution(choices=choices, stats=stats)]
-    return patterns + [LowerToBuiltin(root=definition(name), lower=fn) for name, fn in SHAPE_LOWERINGS.items()]
+    return patterns + [LowerToBuiltin(root=definition(name), lower=fn, takes=float_sum if name == torch.SUM_DIM else None) for name, fn in SHAPE_LOWERINGS.items()]
 
 
 @dataclass(frozen=True)

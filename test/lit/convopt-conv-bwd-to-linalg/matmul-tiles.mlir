@@ -16,8 +16,8 @@
 // RUN: %convopt --lower-conv-bwd --matmul-tiles=avx512 --device=avx512 %s | FileCheck %s
 // RUN: not %convopt --lower-conv-bwd --matmul-tiles=avx512 --device=avx2 %s 2>&1 | FileCheck %s --check-prefix=AVX2
 // RUN: not %convopt --lower-conv-bwd --matmul-tiles=avx512 --device=gpu %s 2>&1 | FileCheck %s --check-prefix=GPU
-// AVX2: convopt: error: invalid options for pass 'convopt-decompose-conv-bwd': matmul-tiles: IREE 3.13 computes wrong results for mmt4d tiles of 16 columns on a CPU without AVX-512 (device=avx2); use matmul-tiles=none
-// GPU: convopt: error: invalid options for pass 'convopt-decompose-conv-bwd': matmul-tiles are CPU tiles
+// AVX2: convopt: error: --matmul-tiles: IREE 3.13 computes wrong results for mmt4d tiles of 16 columns on a CPU without AVX-512 (--device=avx2); use --matmul-tiles=none
+// GPU: convopt: error: --matmul-tiles are CPU tiles
 
 // CHECK-LABEL: func.func @main(
 // CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : bf16

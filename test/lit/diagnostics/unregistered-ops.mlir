@@ -46,3 +46,12 @@ func.func @conv_window(%x: tensor<1x1x4x4xf32>, %w: tensor<1x1x3x3xf32>, %y: ten
   %0 = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x1x4x4xf32>, tensor<1x1x3x3xf32>) outs(%y : tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32>
   return %0 : tensor<1x1x3x3xf32>
 }
+
+// -----
+
+// CHECK: error: 'linalg.pooling_nchw_max' op operand #0 is accessed out of bounds along dimension 2: indices [0, 4] in a dimension of size 4
+func.func @pool_window(%x: tensor<1x1x4x4xf32>, %k: tensor<3x3xf32>, %y: tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32> {
+  // expected-error @+1 {{'linalg.pooling_nchw_max' op operand #0 is accessed out of bounds along dimension 2: indices [0, 4] in a dimension of size 4}}
+  %0 = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %k : tensor<1x1x4x4xf32>, tensor<3x3xf32>) outs(%y : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  return %0 : tensor<1x1x2x2xf32>
+}

@@ -67,3 +67,38 @@ func.func @bad_slice(%a: tensor<4xf32>) -> tensor<3xf32> {
   %0 = tensor.extract_slice %a[2] [3] [1] : tensor<4xf32> to tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+func.func @concat_sizes(%a: tensor<2x3xf32>, %b: tensor<2x2xf32>) -> tensor<2x6xf32> {
+  // expected-error @+1 {{'tensor.concat' op expects the sizes along dim 1 to add up to 6, found 5}}
+  %0 = tensor.concat dim(1) %a, %b : (tensor<2x3xf32>, tensor<2x2xf32>) -> tensor<2x6xf32>
+  return %0 : tensor<2x6xf32>
+}
+
+// -----
+
+func.func @concat_other_dim(%a: tensor<2x3xf32>, %b: tensor<3x2xf32>) -> tensor<2x5xf32> {
+  // expected-error @+1 {{'tensor.concat' op expects operand #1 to have size 2 along dim 0, found 3}}
+  %0 = tensor.concat dim(1) %a, %b : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+func.func @assert_condition(%a: i32) {
+  // expected-error @+1 {{'cf.assert' op expects an i1 condition, found 'i32'}}
+  "cf.assert"(%a) {msg = "x"} : (i32) -> ()
+  return
+}
+
+// -----
+
+func.func @scatter_depth(%u: tensor<4xf32>, %i: tensor<4x2xi64>, %o: tensor<4x10xf32>) -> tensor<4x10xf32> {
+  // expected-error @+1 {{'tm_tensor.scatter' op expects indices of shape [N, K] and a dimension_map of K distinct dims}}
+  %0 = tm_tensor.scatter {dimension_map = array<i64: 0>} unique_indices(true) ins(%u, %i : tensor<4xf32>, tensor<4x2xi64>) outs(%o : tensor<4x10xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    tm_tensor.yield %a : f32
+  } -> tensor<4x10xf32>
+  return %0 : tensor<4x10xf32>
+}

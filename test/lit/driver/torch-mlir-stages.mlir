@@ -8,8 +8,9 @@
 // RUN: not %convopt %S/Inputs/torch-mlir-errors.mlir --split-input-file --lower-conv-bwd --torch-mlir-stages -o %t 2>&1 | FileCheck %s --check-prefix=ERR
 // RUN: not ls %t
 
-// ERR:      torch-mlir-errors.mlir:8:8: error: found an op that was marked as backend illegal
-// ERR:      torch-mlir-errors.mlir:19:10: error: use of undeclared SSA value name
+// ERR:      torch-mlir-errors.mlir:9:8: error: --torch-mlir-stages reads torch-mlir's raw FX import (torch and func ops only), but the input has 'torch_c.to_builtin_tensor' ops
+// ERR:      torch-mlir-errors.mlir:9:8: error: found an op that was marked as backend illegal
+// ERR:      torch-mlir-errors.mlir:20:10: error: use of undeclared SSA value name
 
 // CHECK-LABEL: func.func @raw(
 // CHECK-SAME:      %arg0: tensor<1x2x5x5xf32>
