@@ -14,7 +14,7 @@ from convopt.lowering.forms import registry
 from convopt.lowering.forms.generic_form import compact, generic_variants, generic_work
 from convopt.lowering.forms.matmul_forms import im2col_variants, im2col_work
 from convopt.lowering.forms.named_form import named_work
-from convopt.lowering.kernel.cost import FIELDS, Costs, Work, dim_work, inserts, output_elements
+from convopt.lowering.kernel.cost import FIELDS, FITTED_MIN_MACS, Costs, Work, dim_work, inserts, output_elements, within_fit
 from convopt.lowering.kernel.device import AVX2_COSTS, AVX512_COSTS, CPU_COSTS, PROFILES, Device
 from convopt.lowering.kernel.relation import Kind, Rel, Strategy
 from convopt.lowering.kernel.request import KernelChoices, KernelRequest, Peel
@@ -103,6 +103,17 @@ def test_the_argmin_follows_the_costs():
     pick = registry.choose(request(Kind.WEIGHT, 2, 1, 8, 16, [PADDED_1D], costs=dear_matmuls))
     assert pick.form.name == "generic"  # im2col's matmuls priced out
     assert pick.cost == min(dear_matmuls.total(v.work) for f in ("generic", "im2col", "named") for v in registry.form(f).variants(req) if registry.form(f).fits(req))
+
+
+def test_below_the_fitted_range_only_nearly_exact_variants_compete():
+    exact, padded, channels_last = Work(generic=1000.0), Work(matmul=1500.0), Work(named=1100.0)
+    assert within_fit([exact, padded, channels_last]) == [True, False, True]  # 1100 within 1/0.9 of 1000
+    big = FITTED_MIN_MACS
+    assert within_fit([Work(generic=big), Work(matmul=3.0 * big)]) == [True, True]
+    # small9 of im2col-peel.mlir at a quarter of the batch: padded would be cheaper, exact pieces compete alone
+    tiny = [Rel(S=1, D=1, P=1, K=3, Ns=4, Nb=4)] * 2
+    pick = registry.choose(request(Kind.WEIGHT, 1, 1, 4, 4, tiny, device=Device.AVX512))
+    assert pick.variant.work.macs() == 4 * 4 * 10 * 10
 
 
 def test_ties_go_to_the_lower_priority():

@@ -12,7 +12,9 @@ and its emitter.
 `choose` is one argmin: under `auto`, over every candidate form serving the
 kernel and every variant of it, the least cost of the device profile's
 `costs` (estimated run time plus build cost, ../kernel/cost.py); on equal
-cost the form of lower `priority`.  A forced form emits its own cheapest
+cost the form of lower `priority`.  Below the fitted range (a kernel of
+fewer multiply-adds than any measured) only the nearly exact variants
+compete (cost.within_fit).  A forced form emits its own cheapest
 variant, or, where it does not fit the request, FALLBACK's.
 
 The built-in forms are the modules listed in BUILTIN, imported the first
@@ -137,11 +139,15 @@ def by_priority() -> list[FormDef]:
     return sorted(_FORMS.values(), key=lambda f: (f.priority, f.name))
 
 
-def cheapest(chosen: FormDef, req: KernelRequest) -> Pick:
-    """The variant of a form with the least cost on req's device profile
-    (the first of equal ones)."""
+def cheapest(forms: list[FormDef], req: KernelRequest) -> Pick:
+    """The variant of least cost on req's device profile among the
+    variants of these forms that compete (cost.within_fit: below the
+    fitted range, only the nearly exact ones); the first of equal ones."""
+    from ..kernel.cost import within_fit  # the lowering's, imported when a kernel is chosen
+
     costs = req.choices.device.costs
-    return min((Pick(chosen, v, costs.total(v.work)) for v in chosen.variants(req)), key=lambda p: p.cost)
+    picks = [Pick(f, v, costs.total(v.work)) for f in forms for v in f.variants(req)]
+    return min((p for p, ok in zip(picks, within_fit([p.variant.work for p in picks])) if ok), key=lambda p: p.cost)
 
 
 def choose(req: KernelRequest) -> Pick:
@@ -151,7 +157,6 @@ def choose(req: KernelRequest) -> Pick:
     and fits, else FALLBACK's."""
     requested = req.choices.form
     if requested == AUTO:
-        picks = [cheapest(f, req) for f in by_priority() if req.kind in f.kinds and f.candidate(req)]
-        return min(picks, key=lambda p: p.cost)
+        return cheapest([f for f in by_priority() if req.kind in f.kinds and f.candidate(req)], req)
     chosen = form(requested)
-    return cheapest(chosen if req.kind in chosen.kinds and chosen.fits(req) else form(FALLBACK), req)
+    return cheapest([chosen if req.kind in chosen.kinds and chosen.fits(req) else form(FALLBACK)], req)

@@ -64,9 +64,39 @@ class Work:
     def __add__(self, other: Work) -> Work:
         return Work(*(getattr(self, f) + getattr(other, f) for f in FIELDS))
 
+    def macs(self) -> float:
+        """The multiply-adds executed, whatever runs them."""
+        return sum(getattr(self, f) for f in MAC_FIELDS)
+
 
 FIELDS = tuple(f.name for f in fields(Work))
 """The units of Work, in order: the features bench/costfit.py fits."""
+
+MAC_FIELDS = ("generic", "generic_weight", "generic_depthwise", "matmul", "named", "named_depthwise", "named_weight")
+"""The Work fields that count multiply-adds."""
+
+FITTED_MIN_MACS = 1 << 14
+"""The fewest multiply-adds of a kernel the costs were fitted on
+(bench/results/forms*.json: audio_encoder's conv_layers.13, 16384).  Below,
+the estimate is an extrapolation, and SPEC section 5's MAC efficiency
+decides what may compete: see within_fit."""
+
+SMALL_MIN_EFFICIENCY = 0.9
+"""Below FITTED_MIN_MACS a variant competes only if it executes at most
+1/SMALL_MIN_EFFICIENCY of the multiply-adds of the most exact one (SPEC
+section 5's efficiency target): without, the per-dispatch and per-matmul
+costs make zero padding win on every tiny kernel (the e2e matrix's
+efficiency geomean fell to 0.897, under its bound 0.9)."""
+
+
+def within_fit(works: Sequence[Work]) -> list[bool]:
+    """Which of a kernel's variants compete: all where the most exact one
+    executes at least FITTED_MIN_MACS multiply-adds, else those within
+    SMALL_MIN_EFFICIENCY of it."""
+    least = min(w.macs() for w in works)
+    if least >= FITTED_MIN_MACS:
+        return [True] * len(works)
+    return [w.macs() * SMALL_MIN_EFFICIENCY <= least for w in works]
 
 
 @dataclass(frozen=True)
