@@ -64,7 +64,16 @@ BOO = (
     "--iree-dispatch-creation-enable-fuse-padding-into-linalg-consumer-ops",
     "--iree-dispatch-creation-enable-split-reduction",
 )
-FLAGS: dict[str, tuple[str, ...]] = {"default": (), "boo": BOO}
+FLAGS: dict[str, tuple[str, ...]] = {
+    "default": (),
+    "boo": BOO,
+    "boo-o2": BOO[1:],  # the set without --iree-opt-level=O3 (which breaks max-pool backward: test/gpu/repro/maxpool_bwd_o3.mlir)
+    # each flag of the set alone, for what it gains in the measure
+    "o3": BOO[:1],
+    "bwd-data": BOO[1:2],
+    "fuse-pad": BOO[2:3],
+    "split-red": BOO[3:4],
+}
 FLOWS: dict[str, Optional[bool]] = {"raw": None, "gpu": False, "gpufwd": True}
 """Each flow: None (the torch IR itself) or convopt.lower(device="gpu") with forward_convs."""
 
