@@ -46,6 +46,7 @@ FAST_MODELS = {
     "torch-mlir-stages": {"resnext_block", "dynamic_batch_cnn", "audio_encoder"},
     "one-command": {"resnext_block", "dynamic_batch_cnn"},
     "iree-forward-convs": {"video_block", "audio_encoder", "dynamic_batch_cnn"},
+    "gpu-forward-convs": {"unet"},
     "raw": set(MODELS) - {"resnet18", "convnext_channels_last"},
 }
 """The models each pipeline (and the raw-graph check) runs on in make test."""
@@ -136,7 +137,7 @@ def test_model(name: str, pipeline: str, tmp_path: Path, vmfb_cache: Path, reque
     for path in lowered.convopt_outputs:
         left = mp.count_conv_bwd(path.read_text())
         assert left == 0 and mp.CONV_BWD not in path.read_text(), f"{path}: convopt left {left} of {n_conv} convolution_backward ops"
-    if pipeline == "iree-forward-convs":
+    if pipeline in ("iree-forward-convs", "gpu-forward-convs"):
         assert "torch.aten.convolution " not in lowered.path.read_text(), f"{lowered.path}: a forward aten.convolution was left"
     if "frontend" in lowered.stages:
         kept = mp.count_conv_bwd(lowered.stages["frontend"].read_text())
