@@ -11,7 +11,8 @@ gives the build's CPU seconds and whether it builds at all, else only up to
 
   macs      executed multiply-adds of the ops that multiply: every linalg op
             (named ops generalized by iree-opt) with a reduction iterator and a
-            multiplication in its body counts its iteration-domain size, times
+            multiplication of values in its body (arith.mulf, or arith.muli
+            of integers, not of indices) counts its iteration-domain size, times
             the dispatch's call sites in the flow program;
   mma       the part of macs in dispatches whose `lowering_config` names an
             `mma_kind` (MFMA on gfx942, MMA on NVIDIA): the matrix cores; the
@@ -82,7 +83,9 @@ FLOWS: dict[str, Optional[bool]] = {"raw": None, "gpu": False, "gpufwd": True}
 _MAP_ALIAS = re.compile(r"^(#map\d*) = (affine_map<.*>)$", re.M)
 _AFFINE = re.compile(r"affine_map<\(([^)]*)\)(?:\[[^\]]*\])? -> \((.*?)\)>")
 _NAMED = re.compile(r"\blinalg\.(matmul|batch_matmul|batch_reduce_matmul|conv_|depthwise_conv_|pooling_|contract|mmt4d|batch_mmt4d|matvec|vecmat|batch_matvec|batch_vecmat|dot)\w*")
-_MUL = re.compile(r"\b(arith\.mul[fi]|complex\.mul)\b")
+_MUL = re.compile(r"\b(arith\.mulf|complex\.mul)\b|\barith\.muli\b.*: i\d+$")
+"""A multiplication of values: floats, or integers (not index arithmetic,
+e.g. a gather's position h * W + w)."""
 _TENSOR = re.compile(r"tensor<([^>]*)>")
 _EXE = re.compile(r"hal\.executable public @(\S+) \{")
 _CALL = re.compile(r"flow\.dispatch @([^:\s]+)::")

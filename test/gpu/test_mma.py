@@ -77,6 +77,25 @@ SUM = """hal.executable public @main$async_dispatch_2 {
 }
 """
 
+# A gather (max-pool backward's form): a reduction whose body multiplies
+# only indices -- not a multiply-add.
+GATHER = """hal.executable public @main$async_dispatch_3 {
+  builtin.module {
+    func.func @f() {
+      %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%0 : tensor<4xf32>) outs(%1 : tensor<64xf32>) {
+      ^bb0(%in: f32, %out: f32):
+        %4 = linalg.index 0 : index
+        %5 = arith.muli %4, %c32 : index
+        %6 = tensor.extract %2[%5] : tensor<4096xf32>
+        %7 = arith.addf %out, %6 : f32
+        linalg.yield %7 : f32
+      } -> tensor<64xf32>
+      return
+    }
+  }
+}
+"""
+
 FLOW = """
     %1 = flow.dispatch @main$async_dispatch_0::@main$async_dispatch_0_matmul_like_2x128x64x64_f32(%0) : (tensor<2x64x64xf32>) -> tensor<2x128x64xf32>
     %2 = flow.dispatch @main$async_dispatch_1::@main$async_dispatch_1_conv(%0) : (tensor<2x4x8x8xf32>) -> tensor<2x8x6x6xf32>
@@ -91,6 +110,8 @@ def test_domain_and_multiplies() -> None:
     assert conv["size"] == 2 * 8 * 6 * 6 * 4 * 3 * 3
     (s,) = mma.generics(SUM)
     assert s["size"] is None and not s["multiplies"]
+    (g,) = mma.generics(GATHER)
+    assert g["size"] == 256 and g["reduces"] and not g["multiplies"]
 
 
 def test_measure(tmp_path: Path) -> None:
