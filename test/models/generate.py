@@ -31,7 +31,7 @@ gets torch-dialect IR of a training step's backward pass:
 Usage (from the repository root):
     .venv/bin/python test/models/generate.py [--check] [--dtype f32|bf16|f16] [-o DIR] [NAME ...]
 (--dtype bf16/f16: the whole step traced in that dtype, written as
-<name>.<dtype>.mlir; test/models/lowp/ holds those of a few models.)
+<name>.<dtype>.mlir; bench/lowp/ holds the bf16 steps of four models.)
 NAME defaults to every model; DIR to the directory of this script.
 """
 
