@@ -7,9 +7,9 @@
 // computation) into the scatter's dispatch, which GPU codegen then fails on.
 // Without the add the same scatter fails at O3 too (rocm: 262144 bytes of
 // shared memory, over the limit; vulkan rdna3: 294912).  At the default
-// level (O2) it builds.  This is what fails a ResNet-18 (and ResNet-50,
-// ShuffleNet, C3D, UNet) training step with the BOO set, through convopt
-// and through IREE's own lowering alike: the op is not convopt's.
+// level (O2) it builds.  This is what fails a ResNet-18 training step with
+// the BOO set on rocm, through convopt and through IREE's own lowering
+// alike: the op is not convopt's (ResNet-50, ShuffleNet and UNet have it too).
 // maxpool_bwd_gather_o3.mlir is the same gradient as one gathering
 // linalg.generic, which builds at O3 on the three targets.
 // iree-compile maxpool_bwd_o3.mlir --iree-input-type=torch --iree-opt-level=O3 --iree-hal-target-backends=rocm --iree-rocm-target=gfx942 -o /dev/null
