@@ -18,6 +18,7 @@ bench/results/gpu.json.
     python bench/gpu.py [--targets rocm,cuda,vulkan] [--models a,b|none] [--rows a,b|all|none]
                         [--variants raw,convopt,gpu] [--timeout S] [--out NAME] [--raw-on-failure] [--dispatches]
                         [--repeats N]
+    python bench/gpu.py --mma [bench/mma.py's options]   (the matrix-core measure)
 
 Cells: `ok <iree-compile CPU seconds>` (with --dispatches also `(<n> d)`,
 the distinct dispatches of `--compile-to=flow`; their kinds are in the json;
@@ -154,6 +155,11 @@ def table(results: list[dict], variants: list[str]) -> str:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--mma"]:
+        import mma  # the matrix-core measure (bench/mma.py)
+
+        mma.main(sys.argv[2:])
+        return
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--targets", default="rocm,cuda,vulkan")
     ap.add_argument("--models", default="all")

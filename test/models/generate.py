@@ -29,7 +29,9 @@ gets torch-dialect IR of a training step's backward pass:
    reproducible byte for byte (``--check`` verifies the files on disk).
 
 Usage (from the repository root):
-    .venv/bin/python test/models/generate.py [--check] [-o DIR] [NAME ...]
+    .venv/bin/python test/models/generate.py [--check] [--dtype f32|bf16|f16] [-o DIR] [NAME ...]
+(--dtype bf16/f16: the whole step traced in that dtype, written as
+<name>.<dtype>.mlir; bench/lowp/ holds the bf16 steps of four models.)
 NAME defaults to every model; DIR to the directory of this script.
 """
 
@@ -93,12 +95,14 @@ class Wrapper(nn.Module):
         return tuple(self.gm(*args))
 
 
-def build(spec: ModelSpec):
-    """Trace spec's backward step and import it with torch-mlir (raw)."""
+def build(spec: ModelSpec, dtype: torch.dtype = torch.float32):
+    """Trace spec's backward step and import it with torch-mlir (raw); in
+    another dtype the whole step is traced in it (module, inputs,
+    grad_outs), as a user who casts the model runs it."""
     import torch_mlir.fx as tm_fx
 
-    model = spec.model()
-    args = spec.arguments()
+    model = spec.model().to(dtype)
+    args = [a.to(dtype) if a.is_floating_point() else a for a in spec.arguments()]
     gm = make_fx(make_fwd_bwd(spec, model), tracing_mode="symbolic" if spec.dynamic_batch else "real")(*args)
     kwargs = {}
     if spec.dynamic_batch:
@@ -111,8 +115,11 @@ def build(spec: ModelSpec):
     )
 
 
-def render(spec: ModelSpec) -> str:
-    return str(build(spec)).rstrip("\n") + "\n"
+DTYPES = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}
+
+
+def render(spec: ModelSpec, dtype: str = "f32") -> str:
+    return str(build(spec, DTYPES[dtype])).rstrip("\n") + "\n"
 
 
 def main(argv: list[str]) -> int:
@@ -120,6 +127,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("names", nargs="*", help="models to generate (default: all)")
     ap.add_argument("-o", "--out-dir", default=HERE)
     ap.add_argument("--check", action="store_true", help="compare with the files on disk instead of writing")
+    ap.add_argument("--dtype", default="f32", choices=sorted(DTYPES), help="trace the step in this dtype; other than f32 the file is <name>.<dtype>.mlir")
     ns = ap.parse_args(argv)
     unknown = [n for n in ns.names if n not in MODELS]
     if unknown:
@@ -127,8 +135,8 @@ def main(argv: list[str]) -> int:
     stale = []
     for name in ns.names or list(MODELS):
         spec = MODELS[name]
-        text = render(spec)
-        path = os.path.join(ns.out_dir, spec.file)
+        text = render(spec, ns.dtype)
+        path = os.path.join(ns.out_dir, spec.file if ns.dtype == "f32" else f"{spec.name}.{ns.dtype}.mlir")
         if ns.check:
             with open(path) as f:
                 same = f.read() == text

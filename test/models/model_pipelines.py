@@ -8,6 +8,7 @@ directory (so a failure names the file that reproduces it).
   iree-forward-convs raw -> convopt --lower-conv-bwd --lower-pool-bwd --lower-forward-convs
                      -> iree-compile --iree-input-type=torch
                      (the forward aten.convolution ops through convopt too: none may be left)
+  gpu-forward-convs  the same with --device=gpu (the GPU recipe's IR, max-pool backward a gather)
   torch-mlir-stages  raw -> torch-mlir-opt frontend stage (convolution_backward legal)
                      -> convopt --lower-conv-bwd --lower-pool-bwd
                      -> torch-mlir-opt linalg stage -> iree-compile (input type auto)
@@ -108,6 +109,14 @@ def iree_forward_convs(raw: Path, work: Path) -> Lowered:
     return Lowered(out, "torch", [out])
 
 
+def gpu_forward_convs(raw: Path, work: Path) -> Lowered:
+    """The GPU recipe's IR (the forms IREE's GPU backends build, max-pool
+    backward as a gather included), run here on the CPU."""
+    out = work / "convopt.mlir"
+    run([tool("convopt"), "--lower-conv-bwd", "--lower-forward-convs", "--device=gpu", str(raw), "-o", str(out)])
+    return Lowered(out, "torch", [out])
+
+
 def torch_mlir_stages(raw: Path, work: Path) -> Lowered:
     frontend = work / "frontend.mlir"
     lowered = work / "convopt.mlir"
@@ -124,7 +133,7 @@ def one_command(raw: Path, work: Path) -> Lowered:
     return Lowered(out, "auto", [out])
 
 
-PIPELINES = {"iree": iree, "iree-forward-convs": iree_forward_convs, "torch-mlir-stages": torch_mlir_stages, "one-command": one_command}
+PIPELINES = {"iree": iree, "iree-forward-convs": iree_forward_convs, "gpu-forward-convs": gpu_forward_convs, "torch-mlir-stages": torch_mlir_stages, "one-command": one_command}
 
 
 def compile_vmfb(lowered: Lowered, work: Path, cache: Optional[Path] = None) -> tuple[Path, bool]:

@@ -53,15 +53,19 @@ FAST_MODELS = {
     "raw": FIRST_EIGHT - {"resnet18", "convnext_channels_last"} | {"c3d", "dcgan_generator"},
     "convopt-run": {"unet", "dynamic_batch_cnn", "audio_encoder"},
     "convopt-run-iree": {"unet", "convnext_channels_last", "audio_encoder"},
+    "gpu-forward-convs": {"unet"},
 }
 """The models each pipeline (and the raw-graph check) runs on in make test."""
 
 
 def selected(name: str, pipeline: str) -> bool:
     """make test: FAST_MODELS; CONVOPT_MODELS=all: every model, but the
-    interpreter (convopt-run) only on the first eight, whose ops it runs."""
+    interpreter (convopt-run) only on the first eight, whose ops it runs,
+    and the GPU forms only on the models with a 2-D max pool they gather."""
     if pipeline.startswith("convopt-run"):
         return name in FAST_MODELS[pipeline] or (ALL and name in FIRST_EIGHT)
+    if pipeline == "gpu-forward-convs":
+        return name in FAST_MODELS[pipeline] or (ALL and name in {"resnet18", "unet"})
     return ALL or name in FAST_MODELS[pipeline]
 
 
@@ -150,7 +154,7 @@ def test_model(name: str, pipeline: str, tmp_path: Path, vmfb_cache: Path, reque
         left = mp.count_conv_bwd(path.read_text())
         assert left == 0 and mp.CONV_BWD not in path.read_text(), f"{path}: convopt left {left} of {n_conv} convolution_backward ops"
         assert not mp.AVG_POOL_BWD.search(path.read_text()), f"{path}: convopt left an avg_pool backward op"
-    if pipeline == "iree-forward-convs":
+    if pipeline in ("iree-forward-convs", "gpu-forward-convs"):
         assert "torch.aten.convolution " not in lowered.path.read_text(), f"{lowered.path}: a forward aten.convolution was left"
     if "frontend" in lowered.stages:
         kept = mp.count_conv_bwd(lowered.stages["frontend"].read_text())

@@ -91,6 +91,12 @@ class DeviceProfile:
         forward convolution's low padding P pads it by P at the high end
         too (zeros it does not read), as the forward does: IREE then pads
         the image once for both (one slow_memcpy dispatch fewer);
+    gather_max_pool: whether convopt-torch-to-linalg (--lower-forward-convs)
+        lowers aten.max_pool2d_with_indices_backward as one gathering
+        linalg.generic (patterns/max_pool.py) rather than leaving it to the
+        backend: IREE's own scatter fails on its GPU backends at
+        --iree-opt-level=O3, the gather builds
+        (test/gpu/repro/maxpool_bwd_o3.mlir);
     bias_two_step: whether grad_bias with a dynamic size sums the spatial
         dims, then the batch (two reductions of contiguous dims) rather than
         all of them at once around the channel dim: IREE's vulkan-spirv cannot vectorize the
@@ -108,6 +114,7 @@ class DeviceProfile:
     dynamic_taps: bool = True
     dense_taps: bool = False
     bias_two_step: bool = False
+    gather_max_pool: bool = False
     symmetric_pad: bool = False
     channels_last_dense: bool = True
     costs: Costs = Costs()
@@ -169,7 +176,7 @@ PROFILES: dict[Device, DeviceProfile] = {
     Device.GPU: DeviceProfile(
         Device.GPU, matmul_forms=False, peel_waste=1.0, channels_last=False, channels_last_dense=False,
         scatter_phases=True, interleave_phases=True, image_first=True, dynamic_taps=False, dense_taps=True, bias_two_step=True,
-        symmetric_pad=True, tap_weight_first=True, costs=GPU_COSTS,
+        symmetric_pad=True, tap_weight_first=True, gather_max_pool=True, costs=GPU_COSTS,
     ),
 }
 
