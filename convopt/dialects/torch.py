@@ -203,7 +203,6 @@ LITERAL = "torch.vtensor.literal"
 SYMBOLIC_INT = "torch.symbolic_int"
 BIND_SYMBOLIC_SHAPE = "torch.bind_symbolic_shape"
 OPERATOR = "torch.operator"
-AVG_POOL1D_BACKWARD = "torch.aten.avg_pool1d_backward"  # not in torch-mlir's dialect (avg_pool1d's backward is avg_pool2d's)
 AVG_POOL2D_BACKWARD = "torch.aten.avg_pool2d_backward"
 AVG_POOL3D_BACKWARD = "torch.aten.avg_pool3d_backward"
 MAX_POOL3D_WITH_INDICES_BACKWARD = "torch.aten.max_pool3d_with_indices_backward"
@@ -255,7 +254,7 @@ _ATEN = {
     SUM_DIM: ("self", "dim", "keepdim", "dtype"),
     ZEROS: ("size", "dtype", "layout", "device", "pin_memory"),
     **{name: ("grad_output", "self", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override")
-       for name in (AVG_POOL1D_BACKWARD, AVG_POOL2D_BACKWARD, AVG_POOL3D_BACKWARD)},
+       for name in (AVG_POOL2D_BACKWARD, AVG_POOL3D_BACKWARD)},
     MAX_POOL3D_WITH_INDICES_BACKWARD: ("grad_output", "self", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "indices"),
 }
 """The aten ops convopt builds or lowers, with their operands' names

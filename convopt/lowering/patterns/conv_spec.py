@@ -13,10 +13,13 @@ from dataclasses import dataclass, replace
 from typing import Any, Optional
 
 from ...diagnostics import ConvoptError, Diagnostic, position_of
-from ...dialects import torch
+from ...dialects import torch, torch_c
+from ...dialects.func import FUNC
 from ...ir.attributes import IntegerAttr
+from ...ir.builder import Builder
 from ...ir.core import Operation, Value
 from ...ir.types import FloatType, Type, ValueTensorType, vtensor
+from ..kernel.emit import Emitter
 
 SUPPORTED_DTYPES = ("f16", "bf16", "f32", "f64")
 PYTORCH_MIXED = {("f32", "f16"), ("f32", "bf16"), ("bf16", "f32")}
@@ -333,3 +336,28 @@ def constant_ints(op: Operation, v: Value, name: str, rank: int, empty_is: Optio
     if len(values) != rank:
         raise invalid(op, f"expects 1 or {rank} {name} values, got {len(values)}")
     return tuple(values)
+
+
+def emitter_before(op: Operation) -> Emitter:
+    """An Emitter building before op, in its function."""
+    func = op.ancestor(FUNC)
+    assert func is not None
+    return Emitter(Builder.before(op), func)
+
+
+def builtin_operand(em: Emitter, v: Value) -> Value:
+    """A torch operand as a builtin tensor (the operand of its from_builtin cast, if it has one)."""
+    op = v.owner
+    if op is not None and op.name == torch_c.FROM_BUILTIN_TENSOR:
+        return op.operands[0]
+    t = v.type
+    if not isinstance(t, ValueTensorType) or t.shape is None or t.dtype is None:
+        raise unsupported(op or v.uses[0][0], f"operand of unknown shape or dtype '{t}'")  # type: ignore[arg-type]
+    return em.to_builtin(v)
+
+
+def torch_result(em: Emitter, value: Value, result: Value) -> Value:
+    """value cast to the torch type of `result`, which it replaces."""
+    t = result.type
+    assert isinstance(t, ValueTensorType)
+    return em.from_builtin(value, t)

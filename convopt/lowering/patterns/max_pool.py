@@ -27,7 +27,7 @@ from ...ir.builder import Builder
 from ...ir.core import Operation, Value
 from ...ir.types import FloatType, ValueTensorType, i64
 from ...rewrite import RewritePattern, Rewriter
-from .conv_spec import constant_bool, constant_list
+from .conv_spec import builtin_operand, constant_bool, constant_list, emitter_before, torch_result
 
 MAX_POOL2D_BACKWARD = "torch.aten.max_pool2d_with_indices_backward"
 
@@ -51,8 +51,6 @@ class LowerMaxPool2dBackward(RewritePattern):
     root = torch.default(MAX_POOL2D_BACKWARD)
 
     def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
-        from .torch_to_linalg import _builtin, _emitter, _to_torch
-
         if len(op.operands) != 8:
             return False
         grad, source, kernel_v, stride_v, padding_v, dilation_v, ceil_v, indices = op.operands
@@ -67,9 +65,9 @@ class LowerMaxPool2dBackward(RewritePattern):
         assert kernel and stride and padding and g_shape and x_shape
         (n, c, oh_n, ow_n), (_, _, h_n, w_n) = g_shape, x_shape
         taps = [-(-k // s) for k, s in zip(kernel, stride)]
-        em = _emitter(op)
-        g = _builtin(em, grad)
-        ix = _builtin(em, indices)
+        em = emitter_before(op)
+        g = builtin_operand(em, grad)
+        ix = builtin_operand(em, indices)
         element = gt.dtype
         out = em.zeros([n, c, h_n, w_n], element)
         window = em.empty(taps, element)  # gives the window loops their extents
@@ -107,6 +105,6 @@ class LowerMaxPool2dBackward(RewritePattern):
         maps = [AffineMap.from_exprs(6, [d(4), d(5)]), AffineMap.from_exprs(6, [d(0), d(1), d(2), d(3)])]
         iterators = ["parallel"] * 4 + ["reduction"] * 2
         result = em.generic([window], [out], maps, iterators, body)[0]
-        rewriter.replace_op(op, [_to_torch(em, result, op.results[0])])
+        rewriter.replace_op(op, [torch_result(em, result, op.results[0])])
         return True
 

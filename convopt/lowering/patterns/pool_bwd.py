@@ -28,9 +28,9 @@ The scatter goes through the registry's forms and the device profile like
 every convolution kernel (forms/kernels.emit_kernel); taps outside the
 input (the padding, ceil_mode's last window) are never emitted.
 
-avg_pool1d_backward has no op in torch-mlir's dialect (PyTorch's
+There is no avg_pool1d_backward in torch-mlir's dialect (PyTorch's
 avg_pool1d is avg_pool2d over an inserted unit dim, and so is its
-backward); convopt takes the name too.  Inputs without a batch dim (rank
+backward): 1-D pooling reaches convopt as the 2-D op.  Inputs without a batch dim (rank
 spatial + 1, which PyTorch accepts) get a unit batch.
 """
 
@@ -59,7 +59,7 @@ from .conv_spec import MAX_KERNEL_TAPS, MAX_SPATIAL_SIZE, _dtype, _shaped, const
 from .max_pool_bwd import MAX_POOL_BWD, LowerMaxPoolBwd
 from .options import ERASE_DEAD, KernelPass, KernelPattern
 
-POOL_BWD: dict[str, int] = {torch.AVG_POOL1D_BACKWARD: 1, torch.AVG_POOL2D_BACKWARD: 2, torch.AVG_POOL3D_BACKWARD: 3}
+POOL_BWD: dict[str, int] = {torch.AVG_POOL2D_BACKWARD: 2, torch.AVG_POOL3D_BACKWARD: 3}
 """The ops this pass lowers, with their number of spatial dims."""
 
 

@@ -27,11 +27,10 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ...diagnostics import position_of
-from ...dialects import OpDef, definition, linalg, torch, torch_c
+from ...dialects import OpDef, definition, linalg, torch
 from ...dialects.func import FUNC
 from ...ir.affine import AffineMap, d
 from ...ir.attributes import DenseArrayAttr
-from ...ir.builder import Builder
 from ...ir.core import Operation, Value
 from ...ir.types import FloatType, RankedTensorType, ValueTensorType, i64, ranked
 from ...passes import PassContext
@@ -42,31 +41,12 @@ from ..kernel.relation import Kind, Rel
 from ..kernel.request import DEFAULT_CHOICES, KernelChoices, KernelRequest, accumulator_type
 from ..kernel.roles import A_LAYOUT, B_LAYOUT, W_LAYOUT
 from .conv_spec import CONV, ConvSpec, constant_bool, constant_int, constant_list, invalid, is_none, read_conv, unsupported
+from .conv_spec import builtin_operand as _builtin
+from .conv_spec import emitter_before as _emitter
+from .conv_spec import torch_result as _to_torch
 from .empty import TORCH_SCALAR_TYPES, zeros_or_empty
+from .max_pool import LowerMaxPool2dBackward
 from .options import ERASE_DEAD, KernelPass, KernelPattern
-
-
-def _emitter(op: Operation) -> Emitter:
-    func = op.ancestor(FUNC)
-    assert func is not None
-    return Emitter(Builder.before(op), func)
-
-
-def _builtin(em: Emitter, v: Value) -> Value:
-    op = v.owner
-    if op is not None and op.name == torch_c.FROM_BUILTIN_TENSOR:
-        return op.operands[0]
-    t = v.type
-    if not isinstance(t, ValueTensorType) or t.shape is None or t.dtype is None:
-        raise unsupported(op or v.uses[0][0], f"operand of unknown shape or dtype '{t}'")  # type: ignore[arg-type]
-    return em.to_builtin(v)
-
-
-def _to_torch(em: Emitter, value: Value, result: Value) -> Value:
-    """value cast to the torch type of `result`, which it replaces."""
-    t = result.type
-    assert isinstance(t, ValueTensorType)
-    return em.from_builtin(value, t)
 
 
 def int_operand(em: Emitter, v: Value) -> Optional[Ix]:
@@ -357,8 +337,6 @@ def torch_to_linalg_patterns(choices: KernelChoices = DEFAULT_CHOICES, stats: Op
     kernel options, the shape ops and sums."""
     patterns: list[RewritePattern] = [LowerConvolution(choices=choices, stats=stats)]
     if choices.device.gather_max_pool:
-        from .max_pool import LowerMaxPool2dBackward
-
         patterns.append(LowerMaxPool2dBackward())
     return patterns + [LowerToBuiltin(root=definition(name), lower=fn, takes=float_sum if name == torch.SUM_DIM else None) for name, fn in SHAPE_LOWERINGS.items()]
 
