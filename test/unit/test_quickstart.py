@@ -42,3 +42,14 @@ def test_the_quick_start_runs_as_written(tmp_path):
     assert said["convopt-run"].startswith("convopt-run: 7 results match ref.npz (out0 ")
     assert "torch.aten.convolution_backward" in (tmp_path / "model.mlir").read_text()
     assert "torch." not in (tmp_path / "model.linalg.mlir").read_text()
+
+
+def test_the_readme_quick_start_is_the_page_run_here():
+    """README's Quick start shows commands of docs/quickstart.md, which the
+    test above runs: each of its commands is one of the page's."""
+    readme = (REPO / "README.md").read_text()
+    start = readme.index("## Quick start")
+    section = readme[start : readme.index("\n## ", start + 1)]
+    page = [line for lang, body in FENCE.findall(PAGE.read_text()) if lang == "sh" for line in body.splitlines() if line.strip()]
+    shown = [line for lang, body in FENCE.findall(section) if lang == "sh" for line in body.splitlines() if line.strip()]
+    assert len(shown) >= 7 and [c for c in shown if c not in page] == []
