@@ -204,18 +204,22 @@ def test_strided_kx1x1_forward_conv(tmp_path: Path) -> None:
     assert mp.relative_error(got, ref.numpy()) < 1e-4
 
 
+def convopt_run_matches(name: str, lowered: mp.Lowered, tmp_path: Path) -> None:
+    """convopt-run --compare on a pipeline's module, with the model's
+    arguments and PyTorch's results in one .npz, at the model's tolerance."""
+    args, ref, _ = case(name)
+    reference = tmp_path / "ref.npz"
+    np.savez(reference, **{f"arg{i}": a for i, a in enumerate(args)}, **{f"out{i}": r for i, r in enumerate(ref)})
+    out = mp.run([mp.tool("convopt-run"), str(lowered.path), "--inputs", str(reference), "--compare", str(reference), "--rtol", str(MODELS[name].tolerance)])
+    assert out.startswith(f"convopt-run: {len(ref)} results match {reference}"), out
+
+
 @pytest.mark.parametrize("name", [n for n in MODELS if selected(n, "convopt-run-iree")])
 def test_convopt_run_checks_the_iree_route(name: str, tmp_path: Path) -> None:
     """convopt-run --compare on the IREE recipe's module (linalg and the torch
     ops IREE's torch input takes: batch norm's, relu, gelu, mm, view, cat,
     index.Tensor, max_pool2d_with_indices and its backward ...)."""
-    spec = MODELS[name]
-    args, ref, _ = case(name)
-    lowered = mp.iree_forward_convs(HERE / spec.file, tmp_path)
-    reference = tmp_path / "ref.npz"
-    np.savez(reference, **{f"arg{i}": a for i, a in enumerate(args)}, **{f"out{i}": r for i, r in enumerate(ref)})
-    out = mp.run([mp.tool("convopt-run"), str(lowered.path), "--inputs", str(reference), "--compare", str(reference), "--rtol", str(spec.tolerance)])
-    assert out.startswith(f"convopt-run: {len(ref)} results match {reference}"), out
+    convopt_run_matches(name, mp.iree_forward_convs(HERE / MODELS[name].file, tmp_path), tmp_path)
 
 
 @pytest.mark.parametrize("name", [n for n in MODELS if selected(n, "convopt-run")])
@@ -225,11 +229,5 @@ def test_convopt_run_checks_the_whole_step(name: str, tmp_path: Path) -> None:
     tm_tensor.scatter, cf.assert, affine.apply, dense_resource constants:
     what torch-mlir's linalg stage emits for the suite) and matches PyTorch
     within the model's tolerance.  make test runs the models that need each
-    of those; CONVOPT_MODELS=all every model."""
-    spec = MODELS[name]
-    args, ref, _ = case(name)
-    lowered = mp.one_command(HERE / spec.file, tmp_path)
-    reference = tmp_path / "ref.npz"
-    np.savez(reference, **{f"arg{i}": a for i, a in enumerate(args)}, **{f"out{i}": r for i, r in enumerate(ref)})
-    out = mp.run([mp.tool("convopt-run"), str(lowered.path), "--inputs", str(reference), "--compare", str(reference), "--rtol", str(spec.tolerance)])
-    assert out.startswith(f"convopt-run: {len(ref)} results match {reference}"), out
+    of those; CONVOPT_MODELS=all the first eight (selected)."""
+    convopt_run_matches(name, mp.one_command(HERE / MODELS[name].file, tmp_path), tmp_path)
