@@ -545,7 +545,7 @@ PARTNER = {"convopt + torch-mlir": "torch-mlir direct", "convopt + IREE": "IREE 
 
 def profile(row: dict, work: Path, threads: int, args: list) -> list[str]:
     """iree-benchmark-module (local-task, same threads) with HAL host-execution
-    dispatch profiling, PROFILE_CALLS calls, on convopt's faster pipeline, the
+    dispatch profiling, PROFILE_CALLS calls, on README's recipe, convopt's faster pipeline, the
     fastest other IREE pipeline and the partner of each convopt pipeline
     profiled (PARTNER: same lowering of every other op): per call, the
     dispatch time by dispatch kind and the top dispatches (iree-profile
@@ -560,7 +560,7 @@ def profile(row: dict, work: Path, threads: int, args: list) -> list[str]:
         p = work / f"arg{i}.npy"
         np.save(p, a)
         inputs.append(f"--input=@{p}")
-    wanted = [row["summary"]["convopt_best"], row["summary"]["fastest_other"]]
+    wanted = [RECIPE, row["summary"]["convopt_best"], row["summary"]["fastest_other"]]
     wanted += [PARTNER[v] for v in CONVOPT if v in wanted]
     groups: dict[str, list] = {}
     for variant in dict.fromkeys(v for v in wanted if v and ok(row, v)):
