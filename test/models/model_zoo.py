@@ -969,7 +969,7 @@ _register(ModelSpec(
     description="C3D layout at reduced width (2x3x8x32x32): 3x3x3 convolutions and 3-D max pools",
     known_failures=tuple((p, "torch.aten.max_pool3d_with_indices_backward has no lowering in torch-mlir (nor in IREE's torch input: "
                              "convopt --lower-pool-bwd lowers it, but torch-mlir's frontend stage runs first on this route)")
-                         for p in ("torch-mlir-stages", "one-command")),
+                         for p in ("torch-mlir-stages",)),
 ))
 
 _register(ModelSpec(
@@ -979,8 +979,9 @@ _register(ModelSpec(
     features=("3-D", "(1,7,7) stride (1,2,2) stem", "(1,3,3) then (3,1,1) factorized", "stride 2 in time and space",
               "1x1x1 stride 2 projection"),
     description="R(2+1)D-style factorized video ResNet (2x3x4x32x32), BatchNorm3d in training mode",
-    known_failures=(("iree", "torch-mlir's lowering of the forward (3,1,1) stride (2,1,1) convolution, which IREE's torch input "
-                             "runs, is invalid IR (repro/strided_kx1x1_forward_conv.mlir); --lower-forward-convs builds it"),),
+    known_failures=tuple((p, "torch-mlir's lowering of the forward (3,1,1) stride (2,1,1) convolution (which IREE's torch input and "
+                             "torch-mlir's linalg stage run) is invalid IR (repro/strided_kx1x1_forward_conv.mlir); "
+                             "--lower-forward-convs builds it") for p in ("iree", "torch-mlir-stages", "one-command")),
 ))
 
 _register(ModelSpec(
