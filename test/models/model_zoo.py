@@ -967,9 +967,6 @@ _register(ModelSpec(
     inputs=((2, 3, 8, 32, 32),),
     features=("3-D", "3x3x3 padding 1 with bias", "max pool 1x2x2 and 2x2x2"),
     description="C3D layout at reduced width (2x3x8x32x32): 3x3x3 convolutions and 3-D max pools",
-    known_failures=tuple((p, "torch.aten.max_pool3d_with_indices_backward has no lowering in torch-mlir (nor in IREE's torch input: "
-                             "convopt --lower-pool-bwd lowers it, but torch-mlir's frontend stage runs first on this route)")
-                         for p in ("torch-mlir-stages",)),
 ))
 
 _register(ModelSpec(
