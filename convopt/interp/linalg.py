@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Optional
 
 import numpy as np
@@ -297,9 +297,10 @@ def _broadcast(interp: Interpreter, op: Operation, args: list) -> list:
     return [np.array(np.broadcast_to(np.expand_dims(ins[0], added), shape))]
 
 
-def _named_contraction(interp: Interpreter, op: Operation, args: list) -> list:
-    """out += cast(lhs) * cast(rhs) over the reduction dims, with the inputs
-    converted to the output's element type first (linalg's named-op rule)."""
+def _named_reduce(op: Operation, args: list, inputs: int, combine: str, supported: Callable[[np.dtype], bool]) -> list:
+    """out = combine(out, the first `inputs` inputs (in the output's element
+    type) over the reduction dims): the shared rule of the named
+    contractions and poolings."""
     ins, outs = _outputs(op, args)
     maps = linalg.indexing_maps(op)
     assert maps is not None
@@ -308,19 +309,27 @@ def _named_contraction(interp: Interpreter, op: Operation, args: list) -> list:
     extents = loop_extents(op, maps, args)
     out = outs[0]
     dtype = out.dtype
-    if dtype == np.bool_:
-        raise InterpError(f"'{op.name}' on i1 is not supported", op)
+    if not supported(dtype):
+        raise InterpError(f"'{op.name}' on {'i1' if dtype == np.bool_ else dtype} is not supported", op)
     out_dims = {r.pos for r in maps[2].results if isinstance(r, AffineDim)}
     reduction = [i for i in sorted(extents) if i not in out_dims]
     if any(n == 0 for n in extents.values()):
         return [out.copy()]
     indices = loop_indices(extents)
-    a, b = (gather(np.asarray(v).astype(dtype), m, indices, op, f"input #{j} of '{op.name}'") for j, (v, m) in enumerate(zip(ins, maps)))
+    read = tuple(gather(np.asarray(v).astype(dtype), m, indices, op, f"input #{j} of '{op.name}'") for j, (v, m) in enumerate(zip(ins[:inputs], maps)))
     acc = gather(out, maps[2], indices, op, f"output of '{op.name}'")
-    value = reduce_into(arith.ADDF if dtype.kind not in "iu" else arith.ADDI, acc, (a, b), reduction, extents, dtype)
+    value = reduce_into(combine, acc, (read[0], read[1]) if inputs > 1 else read[0], reduction, extents, dtype)
     new = out.copy()
     scatter(new, maps[2], indices, value, extents, op, f"output of '{op.name}'")
     return [new]
+
+
+def _named_contraction(interp: Interpreter, op: Operation, args: list) -> list:
+    """out += cast(lhs) * cast(rhs) over the reduction dims, with the inputs
+    converted to the output's element type first (linalg's named-op rule)."""
+    out_type = np.asarray(args[-1]).dtype
+    combine = arith.ADDF if out_type.kind not in "iu" else arith.ADDI
+    return _named_reduce(op, args, 2, combine, lambda dtype: dtype != np.bool_)
 
 
 handler(*linalg.MATMULS, *sorted(linalg.CONVS))(_named_contraction)
@@ -332,27 +341,7 @@ _POOL_COMBINE = {"max": arith.MAXIMUMF, "min": arith.MINIMUMF, "sum": arith.ADDF
 def _named_pooling(interp: Interpreter, op: Operation, args: list) -> list:
     """out = max|min|sum(out, input over the window), in the output's
     element type (the window operand gives only the window's extents)."""
-    ins, outs = _outputs(op, args)
-    maps = linalg.indexing_maps(op)
-    assert maps is not None
-    if len(ins) != 2 or len(outs) != 1:
-        raise InterpError(f"'{op.name}' expects two inputs and one output", op)
-    extents = loop_extents(op, maps, args)
-    out = outs[0]
-    dtype = out.dtype
-    if dtype.kind != "f":
-        raise InterpError(f"'{op.name}' on {dtype} is not supported", op)
-    out_dims = {r.pos for r in maps[2].results if isinstance(r, AffineDim)}
-    reduction = [i for i in sorted(extents) if i not in out_dims]
-    if any(n == 0 for n in extents.values()):
-        return [out.copy()]
-    indices = loop_indices(extents)
-    window = gather(np.asarray(ins[0]).astype(dtype), maps[0], indices, op, f"input #0 of '{op.name}'")
-    acc = gather(out, maps[2], indices, op, f"output of '{op.name}'")
-    value = reduce_into(_POOL_COMBINE[linalg.POOLINGS[op.name][1]], acc, window, reduction, extents, dtype)
-    new = out.copy()
-    scatter(new, maps[2], indices, value, extents, op, f"output of '{op.name}'")
-    return [new]
+    return _named_reduce(op, args, 1, _POOL_COMBINE[linalg.POOLINGS[op.name][1]], lambda dtype: dtype.kind == "f")
 
 
 # --- linalg.pack, linalg.unpack ------------------------------------------------------------------
