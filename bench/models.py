@@ -46,6 +46,9 @@ shared: PyTorch's OpenMP threads spin at barriers and lose 100x and more
 when other processes oversubscribe the cores (IREE's workers sleep), so
 --quiet-wait S waits up to S s before each timing loop for the machine to
 be nearly idle, and the table notes how busy it was when it was not.
+--baseline REF adds "convopt fwd + IREE @REF", the recipe with convopt as
+committed at git REF, timed in the same rounds: a change against what it
+replaces, in one run.
 
 Analysis (optional, for where the time goes):
   --profile  iree-benchmark-module (same device and threads) with HAL
@@ -154,7 +157,31 @@ def slug(name: str) -> str:
     return re.sub(r"[^\w]+", "_", name).strip("_")
 
 
+BASELINE_TOOLS: dict[str, str] = {}
+"""--baseline: tool name (convopt@REF) -> a script running convopt as committed at REF."""
+
+
+def add_baseline(ref: str) -> str:
+    """The variant "convopt fwd + IREE @REF": the README recipe with convopt
+    as committed at git ref (its convopt/ extracted to a temporary
+    directory), so that a change is timed against what it replaces in the
+    same interleaved run.  Returns the variant's name."""
+    root = tempfile.mkdtemp(prefix="convopt-baseline-")
+    archive = subprocess.run(["git", "-C", str(HERE.parent), "archive", ref, "convopt"], capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", root], input=archive, check=True)
+    script = Path(root) / "convopt-at-ref"
+    code = "import sys; from convopt.cli import entry; sys.argv[0] = 'convopt'; entry()"
+    script.write_text(f'#!/bin/sh\nPYTHONPATH={shlex.quote(root)} exec {shlex.quote(sys.executable)} -c {shlex.quote(code)} "$@"\n')
+    script.chmod(0o755)
+    BASELINE_TOOLS[f"convopt@{ref}"] = str(script)
+    STAGES[f"convopt-fwd(raw)@{ref}"] = (f"convopt@{ref}", STAGES["convopt-fwd(raw)"][1], "raw")
+    VARIANTS[f"convopt fwd + IREE @{ref}"] = (f"convopt-fwd(raw)@{ref}", "torch")
+    return f"convopt fwd + IREE @{ref}"
+
+
 def tool(name: str) -> str:
+    if name in BASELINE_TOOLS:
+        return BASELINE_TOOLS[name]
     path = shutil.which(name, path=str(BIN))
     if path is None:
         raise StepFailed(f"'{name}' is not installed next to {sys.executable}")
@@ -1010,9 +1037,14 @@ def main() -> None:
     parser.add_argument("--inductor-cache", action="store_true",
                         help="keep Inductor's caches (a second run of the same models, e.g. --target-cpu=znver2, whose Inductor "
                              "times do not depend on it: a warm build, so its build column is not a cold build's)")
+    parser.add_argument("--baseline", default="", metavar="REF",
+                        help="also time the README recipe with convopt as committed at git REF (variant 'convopt fwd + IREE @REF')")
     args = parser.parse_args()
     INDUCTOR_CACHE[0] = args.inductor_cache
     chosen = [v for v in args.variants.split(",") if v]
+    if args.baseline:
+        baseline = add_baseline(args.baseline)
+        chosen += [baseline] if chosen else []
     if [v for v in chosen if v not in VARIANTS]:
         parser.error(f"unknown variant(s) {[v for v in chosen if v not in VARIANTS]}; known: {', '.join(VARIANTS)}")
     for v in list(VARIANTS) if chosen else ():

@@ -52,9 +52,12 @@ MAX_FLIP_FRACTION = 0.01
 multiply-adds (SPEC section 5)."""
 
 _DEPTHWISE = {1: linalg.conv_name(1, "_nwc_wc", depthwise=True), 2: linalg.conv_name(2, "_nhwc_hwc", depthwise=True)}
-_DENSE = {2: linalg.conv_name(2, "_nhwc_hwcf")}
+_DENSE = {2: linalg.conv_name(2, "_nhwc_hwcf"), 3: linalg.conv_name(2, "_nhwc_hwcf")}
 """The named ops by number of spatial dims, where measured faster (see
-channels_last_fits; linalg also has the 3-D ones and conv_1d_nwc_wcf)."""
+channels_last_fits; linalg also has the 3-D ones and conv_1d_nwc_wcf).  A
+dense 3-D kernel is K0 2-D convolutions, one per tap of its first spatial
+dim (named_conv): IREE's CPU codegen decomposes and vectorizes the 2-D
+named convolution, not the 3-D one (conv_3d_ndhwc_dhwcf ran 7x slower)."""
 
 
 def is_depthwise(roles: dict[str, Ix]) -> bool:
@@ -85,13 +88,15 @@ def channels_last_fits(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) ->
     elif len(rels) not in _DENSE:
         return False
     else:
-        fits = g == 1 and ca > 1 and cb > 1 and kind == Kind.SCATTER and unit_stride and any(r.K != 1 for r in rels)  # type: ignore[operator]
+        kinds = (Kind.SCATTER, Kind.GATHER) if len(rels) == 3 else (Kind.SCATTER,)
+        fits = g == 1 and ca > 1 and cb > 1 and kind in kinds and unit_stride and any(r.K != 1 for r in rels)  # type: ignore[operator]
     useful = executed = flip = 1
     for r in rels:
         useful *= r.useful()
         executed *= (r.Nb if kind == Kind.SCATTER else r.Ns) * r.k  # type: ignore[operator]
         flip *= r.k
-    return fits and executed > 0 and useful >= MIN_EFFICIENCY * executed and (kind != Kind.SCATTER or flip <= MAX_FLIP_FRACTION * useful * n)  # type: ignore[operator]
+    exact_enough = useful >= MIN_EFFICIENCY * executed or len(rels) == 3
+    return fits and executed > 0 and exact_enough and (kind != Kind.SCATTER or flip <= MAX_FLIP_FRACTION * useful * n)  # type: ignore[operator]
 
 
 SCATTER_MATMUL_TYPES = ("bf16",)
@@ -153,6 +158,8 @@ def named_conv(em: Emitter, b: Value, w: Value, rels: Sequence[Rel], acc_type: F
     depthwise = ranked(w.type).rank == nd + 1
     name = (_DEPTHWISE if depthwise else _DENSE)[nd]
     b = window(em, b, 1, rels)
+    if nd == 3 and not depthwise:
+        return _depth_split(em, b, w, rels, acc_type, stats)
     shape, w_shape = em.shape(b), em.shape(w)
     out_shape = [shape[0]] + [r.Ns for r in rels] + [w_shape[-1]]
     attrs: dict[str, Attribute] = {"dilations": ints_attr([r.D for r in rels]), "strides": ints_attr([r.S for r in rels])}
@@ -163,6 +170,36 @@ def named_conv(em: Emitter, b: Value, w: Value, rels: Sequence[Rel], acc_type: F
     stats.add(macs)
     stats.form = name
     return result
+
+
+def _depth_split(em: Emitter, b: Value, w: Value, rels: Sequence[Rel], acc_type: FloatType, stats: KernelStats) -> Value:
+    """The dense 3-D named convolution as one 2-D convolution per tap k0 of
+    the first spatial dim, the batch and that dim's positions folded into
+    the 2-D convolution's batch:
+
+        slab_k0[(n, s0), b1, b2, c] = B[n, S0*s0 + D0*k0, b1, b2, c]     (a strided slice: a copy)
+        out[(n, s0), s1, s2, f]    = sum_{k0} conv_2d(slab_k0, W[k0])[(n, s0), s1, s2, f]
+
+    B [n, b..., c] already windowed (window: no padding left to apply),
+    W [k..., c, f].  Returns [n, Ns..., f] in acc_type."""
+    shape, w_shape = em.shape(b), em.shape(w)
+    first, rest = rels[0], rels[1:]
+    n = shape[0]
+    out_shape = [n * first.Ns] + [r.Ns for r in rest] + [w_shape[-1]]  # type: ignore[operator]
+    attrs: dict[str, Attribute] = {"dilations": ints_attr([r.D for r in rest]), "strides": ints_attr([r.S for r in rest])}
+    fold = [[0, 1], [2], [3], [4]]
+    acc = em.zeros(out_shape, acc_type)
+    name = _DENSE[2]
+    for k0 in range(first.K):  # type: ignore[arg-type]
+        slab = em.extract_slice(b, [0, first.D * k0, 0, 0, 0], [n, first.Ns, *shape[2:]], [1, first.S, 1, 1, 1])
+        taps = em.extract_slice(w, [k0, 0, 0, 0, 0], [1, *w_shape[1:]], [1] * 5)
+        acc = em.structured(name, [em.collapse(slab, fold), em.collapse(taps, fold)], [acc], attrs)[0]
+    macs = n * first.Ns * first.K * shape[-1]  # type: ignore[operator]
+    for x in out_shape[1:] + [r.K for r in rest]:
+        macs *= x  # type: ignore[operator]
+    stats.add(macs)
+    stats.form = name
+    return em.expand(acc, fold, [n, first.Ns, *out_shape[1:]])
 
 
 def emit_channels_last_kernel(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:
