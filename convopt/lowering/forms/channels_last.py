@@ -28,6 +28,7 @@ a copy below 1%; channels_last_fits checks it).  Static shapes only.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from ...dialects import arith, linalg
@@ -35,9 +36,10 @@ from ...ir.affine import AffineMap, d
 from ...ir.attributes import Attribute, DenseArrayAttr
 from ...ir.core import Value
 from ...ir.types import FloatType, i64, ranked
+from ..kernel.cost import padded_pairs
 from ..kernel.emit import Emitter, Ix
 from ..kernel.packed import mmt4d_plan
-from ..kernel.relation import Kind, Rel
+from ..kernel.relation import Kind, Rel, valid_s
 from ..kernel.request import KernelRequest, KernelStats
 from ..kernel.roles import to_roles
 from .matmul_forms import batched_matmul
@@ -88,15 +90,13 @@ def channels_last_fits(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) ->
     elif len(rels) not in _DENSE:
         return False
     else:
-        kinds = (Kind.SCATTER, Kind.GATHER) if len(rels) == 3 else (Kind.SCATTER,)
-        fits = g == 1 and ca > 1 and cb > 1 and kind in kinds and unit_stride and any(r.K != 1 for r in rels)  # type: ignore[operator]
+        fits = g == 1 and ca > 1 and cb > 1 and kind == Kind.SCATTER and unit_stride and any(r.K != 1 for r in rels)  # type: ignore[operator]
     useful = executed = flip = 1
-    for r in rels:
+    for i, r in enumerate(rels):
         useful *= r.useful()
-        executed *= (r.Nb if kind == Kind.SCATTER else r.Ns) * r.k  # type: ignore[operator]
+        executed *= r.useful() if i == 0 and len(rels) == 3 else padded_pairs(kind, r)  # 3-D: exact in depth (_depth_split)
         flip *= r.k
-    exact_enough = useful >= MIN_EFFICIENCY * executed or len(rels) == 3
-    return fits and executed > 0 and exact_enough and (kind != Kind.SCATTER or flip <= MAX_FLIP_FRACTION * useful * n)  # type: ignore[operator]
+    return fits and executed > 0 and useful >= MIN_EFFICIENCY * executed and (kind != Kind.SCATTER or flip <= MAX_FLIP_FRACTION * useful * n)  # type: ignore[operator]
 
 
 SCATTER_MATMUL_TYPES = ("bf16",)
@@ -157,9 +157,9 @@ def named_conv(em: Emitter, b: Value, w: Value, rels: Sequence[Rel], acc_type: F
     nd = len(rels)
     depthwise = ranked(w.type).rank == nd + 1
     name = (_DEPTHWISE if depthwise else _DENSE)[nd]
-    b = window(em, b, 1, rels)
     if nd == 3 and not depthwise:
         return _depth_split(em, b, w, rels, acc_type, stats)
+    b = window(em, b, 1, rels)
     shape, w_shape = em.shape(b), em.shape(w)
     out_shape = [shape[0]] + [r.Ns for r in rels] + [w_shape[-1]]
     attrs: dict[str, Attribute] = {"dilations": ints_attr([r.D for r in rels]), "strides": ints_attr([r.S for r in rels])}
@@ -173,33 +173,39 @@ def named_conv(em: Emitter, b: Value, w: Value, rels: Sequence[Rel], acc_type: F
 
 
 def _depth_split(em: Emitter, b: Value, w: Value, rels: Sequence[Rel], acc_type: FloatType, stats: KernelStats) -> Value:
-    """The dense 3-D named convolution as one 2-D convolution per tap k0 of
-    the first spatial dim, the batch and that dim's positions folded into
-    the 2-D convolution's batch:
+    """The dense 3-D named convolution as 2-D convolutions, one per batch
+    element n and tap k0 of the first spatial dim, each over the depth
+    positions s0 whose input b0 = S0*s0 + D0*k0 - P0 is in bounds (valid_s:
+    exact in depth, no zero slabs), accumulated in place into its slice of
+    the result:
 
-        slab_k0[(n, s0), b1, b2, c] = B[n, S0*s0 + D0*k0, b1, b2, c]     (a strided slice: a copy)
-        out[(n, s0), s1, s2, f]    = sum_{k0} conv_2d(slab_k0, W[k0])[(n, s0), s1, s2, f]
+        out[n, s0, s1, s2, f] += conv_2d(B[n, S0*s0 + D0*k0 - P0, ...], W[k0])[s0, s1, s2, f]
+                                 for s0 in valid_s(rel0, k0)
 
-    B [n, b..., c] already windowed (window: no padding left to apply),
-    W [k..., c, f].  Returns [n, Ns..., f] in acc_type."""
-    shape, w_shape = em.shape(b), em.shape(w)
+    B [n, b..., c] in its own coordinates (the inner dims are windowed
+    here), W [k..., c, f].  Returns [n, Ns..., f] in acc_type."""
     first, rest = rels[0], rels[1:]
-    n = shape[0]
-    out_shape = [n * first.Ns] + [r.Ns for r in rest] + [w_shape[-1]]  # type: ignore[operator]
+    b = window(em, b, 2, rest)
+    shape, w_shape = em.shape(b), em.shape(w)
+    inner = [r.Ns for r in rest] + [w_shape[-1]]
     attrs: dict[str, Attribute] = {"dilations": ints_attr([r.D for r in rest]), "strides": ints_attr([r.S for r in rest])}
+    acc = em.zeros([shape[0], first.Ns, *inner], acc_type)
     fold = [[0, 1], [2], [3], [4]]
-    acc = em.zeros(out_shape, acc_type)
-    name = _DENSE[2]
-    for k0 in range(first.K):  # type: ignore[arg-type]
-        slab = em.extract_slice(b, [0, first.D * k0, 0, 0, 0], [n, first.Ns, *shape[2:]], [1, first.S, 1, 1, 1])
-        taps = em.extract_slice(w, [k0, 0, 0, 0, 0], [1, *w_shape[1:]], [1] * 5)
-        acc = em.structured(name, [em.collapse(slab, fold), em.collapse(taps, fold)], [acc], attrs)[0]
-    macs = n * first.Ns * first.K * shape[-1]  # type: ignore[operator]
-    for x in out_shape[1:] + [r.K for r in rest]:
-        macs *= x  # type: ignore[operator]
-    stats.add(macs)
-    stats.form = name
-    return em.expand(acc, fold, [n, first.Ns, *out_shape[1:]])
+    for n in range(shape[0]):  # type: ignore[arg-type]
+        for k0 in range(first.k):
+            s0 = valid_s(first, k0)
+            if not s0:
+                continue
+            lo, count = s0.start, len(s0)
+            slab = em.extract_slice(b, [n, first.S * lo + first.D * k0 - first.P, 0, 0, 0], [1, count, *shape[2:]], [1, first.S, 1, 1, 1])
+            taps = em.extract_slice(w, [k0, 0, 0, 0, 0], [1, *w_shape[1:]], [1] * 5)
+            at, sizes = [n, lo, 0, 0, 0], [1, count, *inner]
+            part = em.collapse(em.extract_slice(acc, at, sizes, [1] * 5), fold)
+            part = em.structured(_DENSE[2], [em.collapse(slab, fold), em.collapse(taps, fold)], [part], attrs)[0]
+            acc = em.insert_slice(em.expand(part, fold, sizes), acc, at, sizes, [1] * 5)
+            stats.add(count * shape[-1] * math.prod(inner) * math.prod(r.k for r in rest))  # type: ignore[operator]
+    stats.form = _DENSE[2]
+    return acc
 
 
 def emit_channels_last_kernel(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:

@@ -14,7 +14,7 @@ from typing import Optional
 from ...ir.core import Value
 from ..kernel.cost import Work, element_bytes, padded_pairs, size
 from ..kernel.emit import Emitter
-from ..kernel.relation import Kind
+from ..kernel.relation import Kind, valid_s
 from ..kernel.request import KernelRequest, KernelStats
 from ..kernel.roles import from_roles
 from .channels_last import channels_last_fits, emit_channels_last_kernel, is_depthwise
@@ -56,17 +56,22 @@ def named_work(req: KernelRequest) -> Work:
         multiply-adds (named; depthwise: named_depthwise, the weight kernel
         named_weight) = N*G*Ca*Cb * prod_dims K * (Ns, Nb for a scatter)
         copy = E * (N*G*Ca*Ns... + N*G*Cb*Nb...)    (A and B transposed to or from channels-last)
-        dispatches = 4 (transposes in and out, the weight's, the convolution)
+        dispatches = 3 + convolutions (transposes in and out, the weight's)
 
-    A channels-first named gather (forced `named` only) counts the same."""
-    pairs = small = big = 1
-    for r in req.rels:
-        pairs *= padded_pairs(req.kind, r)
-        small, big = small * size(r.Ns), big * size(r.Nb)
+    with one convolution, or, dense 3-D (channels_last._depth_split), N
+    per tap of the first dim reaching the input, executing exactly that
+    dim's in-bounds (position, tap) pairs.  A channels-first named gather
+    (forced `named` only) counts the same."""
     n, g, ca, cb = (size(req.roles[x]) for x in ("n", "g", "ca", "cb"))
+    split = len(req.rels) == 3 and not is_depthwise(req.roles) and channels_last(req)
+    pairs = small = big = 1
+    for i, r in enumerate(req.rels):
+        pairs *= r.useful() if split and i == 0 else padded_pairs(req.kind, r)
+        small, big = small * size(r.Ns), big * size(r.Nb)
+    convs = n * sum(1 for k in range(req.rels[0].k) if valid_s(req.rels[0], k)) if split else 1
     rate = "named" if not is_depthwise(req.roles) else "named_weight" if req.kind == Kind.WEIGHT else "named_depthwise"
     copies = element_bytes(req.ins[0]) * n * g * (ca * small + cb * big)
-    return Work(**{rate: float(n * g * ca * cb * pairs), "copy_byte": float(copies), "dispatch": 4.0})
+    return Work(**{rate: float(n * g * ca * cb * pairs), "copy_byte": float(copies), "dispatch": 3.0 + convs})
 
 
 def named_variants(req: KernelRequest) -> list[Variant]:
