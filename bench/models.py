@@ -170,8 +170,9 @@ def add_baseline(ref: str) -> str:
     archive = subprocess.run(["git", "-C", str(HERE.parent), "archive", ref, "convopt"], capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", root], input=archive, check=True)
     script = Path(root) / "convopt-at-ref"
-    code = "import sys; from convopt.cli import entry; sys.argv[0] = 'convopt'; entry()"
-    script.write_text(f'#!/bin/sh\nPYTHONPATH={shlex.quote(root)} exec {shlex.quote(sys.executable)} -c {shlex.quote(code)} "$@"\n')
+    # root first on sys.path: `-c` puts the working directory (the checkout's root, whose convopt/ is the new one) before PYTHONPATH
+    code = f"import sys; sys.path.insert(0, {root!r}); from convopt.cli import entry; sys.argv[0] = 'convopt'; entry()"
+    script.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -c {shlex.quote(code)} "$@"\n')
     script.chmod(0o755)
     BASELINE_TOOLS[f"convopt@{ref}"] = str(script)
     STAGES[f"convopt-fwd(raw)@{ref}"] = (f"convopt@{ref}", STAGES["convopt-fwd(raw)"][1], "raw")

@@ -176,36 +176,46 @@ def _depth_split(em: Emitter, b: Value, w: Value, rels: Sequence[Rel], acc_type:
     """The dense 3-D named convolution as 2-D convolutions, one per batch
     element n and tap k0 of the first spatial dim, each over the depth
     positions s0 whose input b0 = S0*s0 + D0*k0 - P0 is in bounds (valid_s:
-    exact in depth, no zero slabs), accumulated in place into its slice of
-    the result:
+    exact in depth, no zero slabs):
 
-        out[n, s0, s1, s2, f] += conv_2d(B[n, S0*s0 + D0*k0 - P0, ...], W[k0])[s0, s1, s2, f]
-                                 for s0 in valid_s(rel0, k0)
+        out[n, s0, s1, s2, f] = sum_{k0} conv_2d(B[n, S0*s0 + D0*k0 - P0, ...], W[k0])[s0, s1, s2, f]
+                                over s0 in valid_s(rel0, k0)
 
-    B [n, b..., c] in its own coordinates (the inner dims are windowed
-    here), W [k..., c, f].  Returns [n, Ns..., f] in acc_type."""
+    A tap reaching every s0 accumulates into the whole result of n (the
+    convolution's init); one reaching fewer computes its part alone and
+    adds it to its slice (IREE's CPU codegen cannot build a convolution
+    whose init is a slice of a tensor it writes back: "write affecting
+    operations on global resources are restricted to workgroup distributed
+    contexts").  B [n, b..., c] in its own coordinates (the inner dims are
+    windowed here), W [k..., c, f].  Returns [n, Ns..., f] in acc_type."""
     first, rest = rels[0], rels[1:]
     b = window(em, b, 2, rest)
     shape, w_shape = em.shape(b), em.shape(w)
     inner = [r.Ns for r in rest] + [w_shape[-1]]
     attrs: dict[str, Attribute] = {"dilations": ints_attr([r.D for r in rest]), "strides": ints_attr([r.S for r in rest])}
-    acc = em.zeros([shape[0], first.Ns, *inner], acc_type)
-    fold = [[0, 1], [2], [3], [4]]
+    fold, ones = [[0, 1], [2], [3], [4]], [1] * 4
+    taps = sorted((len(valid_s(first, k)) != first.Ns, k) for k in range(first.k) if valid_s(first, k))  # whole ones first
+    out = em.empty([shape[0], first.Ns, *inner], acc_type)
     for n in range(shape[0]):  # type: ignore[arg-type]
-        for k0 in range(first.k):
+        acc = em.zeros([first.Ns, *inner], acc_type)
+        for partial, k0 in taps:
             s0 = valid_s(first, k0)
-            if not s0:
-                continue
-            lo, count = s0.start, len(s0)
-            slab = em.extract_slice(b, [n, first.S * lo + first.D * k0 - first.P, 0, 0, 0], [1, count, *shape[2:]], [1, first.S, 1, 1, 1])
-            taps = em.extract_slice(w, [k0, 0, 0, 0, 0], [1, *w_shape[1:]], [1] * 5)
-            at, sizes = [n, lo, 0, 0, 0], [1, count, *inner]
-            part = em.collapse(em.extract_slice(acc, at, sizes, [1] * 5), fold)
-            part = em.structured(_DENSE[2], [em.collapse(slab, fold), em.collapse(taps, fold)], [part], attrs)[0]
-            acc = em.insert_slice(em.expand(part, fold, sizes), acc, at, sizes, [1] * 5)
-            stats.add(count * shape[-1] * math.prod(inner) * math.prod(r.k for r in rest))  # type: ignore[operator]
+            slab = em.extract_slice(b, [n, first.S * s0.start + first.D * k0 - first.P, 0, 0, 0], [1, len(s0), *shape[2:]], [1, first.S, 1, 1, 1])
+            kernel = em.extract_slice(w, [k0, 0, 0, 0, 0], [1, *w_shape[1:]], [1] * 5)
+            ins = [em.collapse(slab, fold), em.collapse(kernel, fold)]
+            at, sizes = [s0.start, 0, 0, 0], [len(s0), *inner]
+            if not partial:
+                acc = em.structured(_DENSE[2], ins, [acc], attrs)[0]
+            else:
+                part = em.structured(_DENSE[2], ins, [em.zeros(sizes, acc_type)], attrs)[0]
+                target = em.extract_slice(acc, at, sizes, ones)
+                added = em.generic([part], [target], [AffineMap.identity(4)] * 2, ["parallel"] * 4, lambda bb, x: [arith.same_type(bb, arith.ADDF, x[1], x[0])])[0]
+                acc = em.insert_slice(added, acc, at, sizes, ones)
+            stats.add(len(s0) * shape[-1] * math.prod(inner) * math.prod(r.k for r in rest))  # type: ignore[operator]
+        sizes = [1, first.Ns, *inner]
+        out = em.insert_slice(em.expand(acc, fold, sizes), out, [n, 0, 0, 0, 0], sizes, [1] * 5)
     stats.form = _DENSE[2]
-    return acc
+    return out
 
 
 def emit_channels_last_kernel(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:

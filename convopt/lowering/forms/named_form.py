@@ -14,7 +14,7 @@ from typing import Optional
 from ...ir.core import Value
 from ..kernel.cost import Work, element_bytes, padded_pairs, size
 from ..kernel.emit import Emitter
-from ..kernel.relation import Kind, valid_s
+from ..kernel.relation import Kind, Rel, valid_s
 from ..kernel.request import KernelRequest, KernelStats
 from ..kernel.roles import from_roles
 from .channels_last import channels_last_fits, emit_channels_last_kernel, is_depthwise
@@ -59,8 +59,9 @@ def named_work(req: KernelRequest) -> Work:
         dispatches = 3 + convolutions (transposes in and out, the weight's)
 
     with one convolution, or, dense 3-D (channels_last._depth_split), N
-    per tap of the first dim reaching the input, executing exactly that
-    dim's in-bounds (position, tap) pairs.  A channels-first named gather
+    per tap of the first dim reaching the input (a tap reaching only some
+    positions adds its part: one more), and N inserts, executing exactly
+    that dim's in-bounds (position, tap) pairs.  A channels-first named gather
     (forced `named` only) counts the same."""
     n, g, ca, cb = (size(req.roles[x]) for x in ("n", "g", "ca", "cb"))
     split = len(req.rels) == 3 and not is_depthwise(req.roles) and channels_last(req)
@@ -68,10 +69,19 @@ def named_work(req: KernelRequest) -> Work:
     for i, r in enumerate(req.rels):
         pairs *= r.useful() if split and i == 0 else padded_pairs(req.kind, r)
         small, big = small * size(r.Ns), big * size(r.Nb)
-    convs = n * sum(1 for k in range(req.rels[0].k) if valid_s(req.rels[0], k)) if split else 1
+    convs = _split_dispatches(req.rels[0], n) if split else 1
     rate = "named" if not is_depthwise(req.roles) else "named_weight" if req.kind == Kind.WEIGHT else "named_depthwise"
     copies = element_bytes(req.ins[0]) * n * g * (ca * small + cb * big)
     return Work(**{rate: float(n * g * ca * cb * pairs), "copy_byte": float(copies), "dispatch": 3.0 + convs})
+
+
+def _split_dispatches(first: Rel, n: int) -> int:
+    """The ops of channels_last._depth_split that IREE makes a dispatch
+    each: per batch element, a convolution per tap of the first dim that
+    reaches the input, an add for each reaching only part of it, and the
+    insert of the element's result (none when N = 1)."""
+    taps = [len(valid_s(first, k)) for k in range(first.k)]
+    return n * (sum(1 for c in taps if c) + sum(1 for c in taps if 0 < c < size(first.Ns)) + (1 if n > 1 else 0))
 
 
 def named_variants(req: KernelRequest) -> list[Variant]:
