@@ -70,8 +70,13 @@ def channels_last_fits(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) ->
     """Where the channels-last form was measured faster (bench/README.md):
     static shapes; depthwise (Ca = Cb = 1, G > 1 groups) in 1-D and 2-D: the
     weight kernel, and gather and scatter of stride 1; dense (G = 1, Ca and
-    Cb > 1) in 2-D: the scatter of stride 1 with more than one tap (3-D ran
-    1.2-1.4x slower than col2im and the generic form, dense and depthwise,
+    Cb > 1) in 2-D and 3-D: the scatter of stride 1 with more than one tap,
+    and in 3-D the gather of stride 1 whose every dim has taps (3-D as 2-D
+    convolutions per depth tap, _depth_split: grad_input of c3d-3x3x3 1.4x,
+    of r2plus1d-3x1x1 1.5x, of conv3d-video 1.4x faster than im2col; c3d's
+    step 0.88x and video_block's 0.94x with the 3x3x3 forward gathers too,
+    r2plus1d's 1.7x slower with its 3x1x1 and 1x3x3 gathers, bench/README.md;
+    3-D as linalg's 3-D named convolutions ran 1.2-1.4x slower than col2im,
     the 1-D dense scatter 5x slower than col2im; a 1x1 scatter is one
     matmul in col2im form, 1.6x faster; a strided gather runs 90x slower
     than im2col, unet-up-transposed grad_input 31 ms against 0.35 ms; a
@@ -90,7 +95,8 @@ def channels_last_fits(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) ->
     elif len(rels) not in _DENSE:
         return False
     else:
-        fits = g == 1 and ca > 1 and cb > 1 and kind == Kind.SCATTER and unit_stride and any(r.K != 1 for r in rels)  # type: ignore[operator]
+        kinds = (Kind.SCATTER, Kind.GATHER) if len(rels) == 3 and all(r.K != 1 for r in rels) else (Kind.SCATTER,)
+        fits = g == 1 and ca > 1 and cb > 1 and kind in kinds and unit_stride and any(r.K != 1 for r in rels)  # type: ignore[operator]
     useful = executed = flip = 1
     for i, r in enumerate(rels):
         useful *= r.useful()

@@ -1,0 +1,82 @@
+"""bench/ab: convopt as committed at git REF against the working tree, on
+whole training steps, IREE only (no PyTorch in the process: its OpenMP
+threads spin after each call and slow whatever runs next).
+
+For each model of test/models, the README recipe (convopt --lower-conv-bwd
+--lower-pool-bwd --lower-forward-convs, then iree-compile) with both
+convopts; each module is checked against PyTorch's float64 gradients, then
+the two are timed in alternation (--rounds rounds of one call each, the
+order swapped every round; other processes paused as bench/load.py does).
+Prints per model each median, the median of the per-round ratios
+(tree / REF) with its quartiles, and the dispatch count of each module.
+
+    python bench/ab.py --ref HEAD [--models c3d,video_block] [--rounds 41] [--target-cpu host]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import models as bm  # noqa: E402
+from load import paused  # noqa: E402
+
+
+def quartiles(xs: list[float]) -> tuple[float, float, float]:
+    q = statistics.quantiles(xs, n=4)
+    return q[0], statistics.median(xs), q[2]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--ref", default="HEAD")
+    parser.add_argument("--models", default="", help="comma-separated (default: every model)")
+    parser.add_argument("--rounds", type=int, default=41)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--target-cpu", default="host")
+    args = parser.parse_args()
+    bm.IREE_FLAGS[-1] = f"--iree-llvmcpu-target-cpu={args.target_cpu}"
+    baseline = bm.add_baseline(args.ref)
+    pair = {"tree": bm.VARIANTS["convopt fwd + IREE"][0], args.ref: bm.VARIANTS[baseline][0]}
+    names = [n for n in args.models.split(",") if n] or list(bm.MODELS)
+    print(f"model                 tree ms  {args.ref:>8s} ms  tree/{args.ref} [quartiles]   dispatches tree/{args.ref}   max rel err")
+    with tempfile.TemporaryDirectory(prefix="convopt-ab-") as tmp:
+        for name in names:
+            spec = bm.MODELS[name]
+            work = Path(tmp) / name
+            work.mkdir()
+            args_t = spec.arguments(spec.run_batch)
+            ref = [r.detach().contiguous().numpy() for r in spec.reference(args_t)]
+            inputs = [a.detach().contiguous().numpy() for a in args_t]
+            stages = bm.Stages(bm.MODELS_DIR / spec.file, work)
+            fns, errs, disp = {}, {}, {}
+            for key, stage in pair.items():
+                vmfb = work / f"{bm.slug(key)}.vmfb"
+                bm.iree_compile(stages.get(stage), "torch", vmfb, work)
+                fns[key], errs[key] = bm.load_iree(vmfb, inputs, ref, args.threads)
+                disp[key] = stages.get(stage).read_text().count("linalg.")
+            keys = list(pair)
+            for key in keys:  # warm-up
+                fns[key]()
+            times: dict[str, list[float]] = {k: [] for k in keys}
+            with paused():
+                for i in range(args.rounds):
+                    for key in keys if i % 2 == 0 else keys[::-1]:
+                        t0 = time.perf_counter()
+                        fns[key]()
+                        times[key].append(time.perf_counter() - t0)
+            ratios = [a / b for a, b in zip(times["tree"], times[args.ref])]
+            lo, mid, hi = quartiles(ratios)
+            print(f"{name:20s} {statistics.median(times['tree']) * 1e3:8.2f} {statistics.median(times[args.ref]) * 1e3:11.2f}   {mid:5.2f} [{lo:.2f}-{hi:.2f}]"
+                  f"   linalg ops {disp['tree']}/{disp[args.ref]}   {errs['tree']:.1e} / {errs[args.ref]:.1e}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
