@@ -9,6 +9,9 @@ iree-compile --iree-input-type=torch, one after the other, with a timeout:
            with torch-mlir's TorchToLinalg: "the raw import")
   convopt  convopt --lower-conv-bwd (the default, --device=cpu)
   gpu      convopt --lower-conv-bwd --device=gpu
+  gpufwd   convopt --lower-conv-bwd --lower-forward-convs --device=gpu
+           (README's second GPU recipe: the forward convolutions and the
+           max-pool backward through convopt too)
 
 Records, per (target, input, variant): built or not, build wall seconds,
 the first error line and the op it is about.  Writes bench/results/gpu.txt
@@ -16,8 +19,16 @@ the first error line and the op it is about.  Writes bench/results/gpu.txt
 bench/results/gpu.json.
 
     python bench/gpu.py [--targets rocm,cuda,vulkan] [--models a,b|none] [--rows a,b|all|none]
-                        [--variants raw,convopt,gpu] [--timeout S] [--out NAME] [--raw-on-failure] [--dispatches]
-                        [--repeats N]
+                        [--variants raw,convopt,gpu,gpufwd] [--timeout S] [--out NAME] [--raw-on-failure] [--dispatches]
+                        [--repeats N] [--models-dir DIR] [--dtypes bf16,f16]
+
+--models-dir DIR takes the models from DIR instead of test/models (e.g.
+bench/lowp, the bf16/f16 steps of `test/models/generate.py --dtype`:
+<name>.<dtype>.mlir); --dtypes keeps the files of those dtypes (f32: the
+files without a dtype suffix).  The results file is rewritten after every
+build, so a sweep cut short keeps what it built; with models named
+<name>.<dtype> the text has a second table, model x dtype with a column per
+target and variant (the bf16/f16 build matrix of bench/README.md).
     python bench/gpu.py --mma [bench/mma.py's options]   (the matrix-core measure)
 
 Cells: `ok <iree-compile CPU seconds>` (with --dispatches also `(<n> d)`,
@@ -33,7 +44,9 @@ import json
 import math
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Optional
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -43,17 +56,26 @@ sys.path.insert(0, str(ROOT / "test" / "e2e"))
 import gpu_compile  # noqa: E402
 import harness  # noqa: E402
 
-VARIANTS = {"raw": None, "convopt": "cpu", "gpu": "gpu"}
+VARIANTS = {"raw": None, "convopt": "cpu", "gpu": "gpu", "gpufwd": "gpu"}
 
 
-def inputs(models: str, rows: str) -> dict[str, str]:
-    """name -> torch IR text: models as model:<name>, rows as row:<name>."""
+def dtype_of(stem: str) -> str:
+    """resnet18.bf16 -> bf16, resnet18 -> f32."""
+    return stem.partition(".")[2] or "f32"
+
+
+def inputs(models: str, rows: str, models_dir: Path = ROOT / "test" / "models", dtypes: str = "all") -> dict[str, str]:
+    """name -> torch IR text: models as model:<stem> (a name in --models
+    selects its file in every dtype kept), rows as row:<name>."""
     out: dict[str, str] = {}
-    names = sorted(p.stem for p in (ROOT / "test" / "models").glob("*.mlir"))
+    names = sorted(p.stem for p in models_dir.glob("*.mlir"))
+    if dtypes != "all":
+        names = [n for n in names if dtype_of(n) in dtypes.split(",")]
     if models != "none":
-        keep = names if models == "all" else models.split(",")
+        wanted = models.split(",")
+        keep = names if models == "all" else [n for n in names if n in wanted or n.partition(".")[0] in wanted]
         for name in keep:
-            out[f"model:{name}"] = (ROOT / "test" / "models" / f"{name}.mlir").read_text()
+            out[f"model:{name}"] = (models_dir / f"{name}.mlir").read_text()
     if rows != "none":
         table = {c.name: c for c in harness.named_matrix()}
         keep = list(table) if rows == "all" else rows.split(",")
@@ -64,21 +86,35 @@ def inputs(models: str, rows: str) -> dict[str, str]:
 
 def variant_text(text: str, variant: str) -> str:
     device = VARIANTS[variant]
-    return text if device is None else gpu_compile.convopt_output(text, device)
+    return text if device is None else gpu_compile.convopt_output(text, device, forward_convs=variant == "gpufwd")
 
 
-def run(targets: list[str], texts: dict[str, str], variants: list[str], timeout: float, raw_on_failure: bool = False, count: bool = False) -> list[dict]:
+def run(targets: list[str], texts: dict[str, str], variants: list[str], timeout: float, raw_on_failure: bool = False, count: bool = False,
+        save: Optional[Callable[[list[dict]], None]] = None) -> list[dict]:
     """Every variant of every input for every target, one build at a time;
     with raw_on_failure the raw import is built only where another variant
     failed (to tell a shared IREE limitation apart), after them; with count
-    also the dispatches of each build that works (flow.executable ops, by kind)."""
-    results = []
+    also the dispatches of each build that works (flow.executable ops, by
+    kind); save is called with the results so far after every build.  A
+    variant convopt cannot lower is a failed build with convopt's error."""
+    results: list[dict] = []
     for name, text in texts.items():
-        lowered = {v: variant_text(text, v) for v in variants}
+        lowered: dict[str, str] = {}
+        refused: dict[str, str] = {}
+        for v in variants + (["raw"] if raw_on_failure and "raw" not in variants else []):
+            try:
+                lowered[v] = variant_text(text, v)
+            except RuntimeError as e:
+                refused[v] = str(e).splitlines()[1 if len(str(e).splitlines()) > 1 else 0][:300]
         for target in targets:
             order = [v for v in variants if v != "raw"] + ["raw"] if raw_on_failure else variants
             for v in order:
                 if v == "raw" and raw_on_failure and all(r["ok"] for r in results if r["input"] == name and r["target"] == target):
+                    continue
+                if v in refused:
+                    results.append({"target": target, "input": name, "variant": v, "ok": False, "seconds": 0.0, "cpu_seconds": 0.0,
+                                    "error": refused[v], "op": "convopt", "timeout": False})
+                    print(f"{target:7} {name:45} {v:8} convopt refused: {refused[v]}", flush=True)
                     continue
                 if v == "gpu" and "convopt" in lowered and lowered["gpu"] == lowered["convopt"]:
                     prev = next(r for r in results if r["input"] == name and r["target"] == target and r["variant"] == "convopt")
@@ -93,6 +129,8 @@ def run(targets: list[str], texts: dict[str, str], variants: list[str], timeout:
                     row["kinds"] = dict(Counter(map(gpu_compile.dispatch_kind, names)).most_common())
                 print(f"{target:7} {name:45} {v:8} {b.short()}", flush=True)
                 results.append(row)
+                if save is not None:
+                    save(results)
     return results
 
 
@@ -154,6 +192,31 @@ def table(results: list[dict], variants: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def dtype_matrix(results: list[dict], variants: list[str]) -> str:
+    """Markdown: one row per model and dtype (inputs model:<name>.<dtype>),
+    a column per target and variant (ok and iree-compile's CPU seconds, or
+    FAIL and the op IREE failed on), then the builds that succeed per
+    target, dtype and variant."""
+    models = [r for r in results if r["input"].startswith("model:")]
+    index = {(r["target"], r["input"], r["variant"]): r for r in models}
+    targets = list(dict.fromkeys(r["target"] for r in models))
+    keys = sorted({(r["input"].split(":", 1)[1].partition(".")[0], dtype_of(r["input"].split(":", 1)[1])) for r in models})
+    cols = [(t, v) for t in targets for v in variants]
+    lines = ["| model | dtype | " + " | ".join(f"{t} {v}" for t, v in cols) + " |", "|---|---|" + "---|" * len(cols)]
+    for model, dtype in keys:
+        name = f"model:{model}" + ("" if dtype == "f32" else f".{dtype}")
+        lines.append(f"| {model} | {dtype} | " + " | ".join(cell(index.get((t, name, v))) for t, v in cols) + " |")
+    lines.append("")
+    for t in targets:
+        for dtype in sorted({d for _, d in keys}):
+            for v in variants:
+                rows = [r for r in models if r["target"] == t and r["variant"] == v and dtype_of(r["input"].split(":", 1)[1]) == dtype]
+                if rows:
+                    bad = [f"{r['input'].split(':', 1)[1]} ({'timeout' if r['timeout'] else r['op'] or '?'})" for r in rows if not r["ok"]]
+                    lines.append(f"{t} {dtype} {v}: {len(rows) - len(bad)}/{len(rows)} build" + (f"; FAIL: {', '.join(bad)}" if bad else ""))
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--mma"]:
         import mma  # the matrix-core measure (bench/mma.py)
@@ -170,15 +233,27 @@ def main() -> None:
     ap.add_argument("--raw-on-failure", action="store_true", help="build the raw import only where another variant fails")
     ap.add_argument("--dispatches", action="store_true", help="also count each build's dispatches (iree-compile --compile-to=flow)")
     ap.add_argument("--repeats", type=int, default=1, help="sweep N times, keep each build's least CPU seconds")
+    ap.add_argument("--models-dir", type=Path, default=ROOT / "test" / "models", help="where the models' .mlir files are (e.g. bench/lowp)")
+    ap.add_argument("--dtypes", default="all", help="keep the model files of these dtypes (f32,bf16,f16)")
     a = ap.parse_args()
     variants = a.variants.split(",")
-    texts = inputs(a.models, a.rows)
-    results = run(a.targets.split(","), texts, variants, a.timeout, a.raw_on_failure, a.dispatches)
+    unknown = [v for v in variants if v not in VARIANTS]
+    if unknown:
+        ap.error(f"unknown variant(s) {unknown}; known: {', '.join(VARIANTS)}")
+    texts = inputs(a.models, a.rows, a.models_dir, a.dtypes)
+    (HERE / "results").mkdir(exist_ok=True)
+    out = HERE / "results" / f"{a.out}.json"
+
+    def save(rows: list[dict]) -> None:
+        out.write_text(json.dumps(rows, indent=1) + "\n")
+
+    results = run(a.targets.split(","), texts, variants, a.timeout, a.raw_on_failure, a.dispatches, save)
     for _ in range(a.repeats - 1):
         results = least(results, run(a.targets.split(","), texts, variants, a.timeout, a.raw_on_failure))
-    (HERE / "results").mkdir(exist_ok=True)
-    (HERE / "results" / f"{a.out}.json").write_text(json.dumps(results, indent=1) + "\n")
+    save(results)
     text = table(results, variants)
+    if any("." in r["input"] for r in results if r["input"].startswith("model:")):
+        text += "\n" + dtype_matrix(results, variants)
     print(text)
     (HERE / "results" / f"{a.out}.txt").write_text(text)
 

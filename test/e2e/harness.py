@@ -216,13 +216,15 @@ def _options(args: tuple[str, ...]) -> str:
 
     target = None
     legal = None
-    lower_ = decompose = pool = False
+    lower_ = decompose = pool = forward = False
     form = tiles = device = None
     for a in args:
         if a == "--lower-conv-bwd":
             lower_ = True
         elif a == "--lower-pool-bwd":
             pool = True
+        elif a == "--lower-forward-convs":
+            forward = True
         elif a == "--decompose-conv-bwd":
             decompose = True
         elif a.startswith("--target="):
@@ -235,7 +237,7 @@ def _options(args: tuple[str, ...]) -> str:
             tiles = a.split("=", 1)[1]
         elif a.startswith("--device="):
             device = a.split("=", 1)[1]
-    return default_pipeline(lower_, decompose, target, legal, False, form, tiles, device, pool=pool)
+    return default_pipeline(lower_, decompose, target, legal, False, form, tiles, device, forward_convs=forward, pool=pool)
 
 
 COMPILE_CACHE = os.environ.get("CONVOPT_E2E_CACHE")

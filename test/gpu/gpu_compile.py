@@ -116,13 +116,17 @@ def _children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def convopt_output(text: str, device: Optional[str], decomposed: bool = False) -> str:
-    """convopt --lower-conv-bwd --lower-pool-bwd [--device=...] [--backend-legal-ops=]
-    of a torch IR text (in-process): README's GPU recipe."""
+def convopt_output(text: str, device: Optional[str], decomposed: bool = False, forward_convs: bool = False) -> str:
+    """convopt --lower-conv-bwd --lower-pool-bwd [--lower-forward-convs] [--device=...]
+    [--backend-legal-ops=] of a torch IR text (in-process): README's GPU
+    recipes (the second, for IREE's backward-convolution flags, with the
+    forward convolutions and the max-pool backward through convopt too)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
     import harness
 
     args = ["--lower-conv-bwd", "--lower-pool-bwd"]
+    if forward_convs:
+        args.append("--lower-forward-convs")
     if decomposed:
         args.append("--backend-legal-ops=")
     if device:

@@ -9,6 +9,8 @@ directory (so a failure names the file that reproduces it).
                      -> iree-compile --iree-input-type=torch
                      (the forward aten.convolution ops through convopt too: none may be left)
   gpu-forward-convs  the same with --device=gpu (the GPU recipe's IR, max-pool backward a gather)
+  gpu                raw -> convopt --lower-conv-bwd --lower-pool-bwd --device=gpu -> iree-compile
+                     (README's first GPU recipe; GPU_PIPELINES, not run by test_models)
   torch-mlir-stages  raw -> torch-mlir-opt frontend stage (convolution_backward legal)
                      -> convopt --lower-conv-bwd --lower-pool-bwd
                      -> torch-mlir-opt linalg stage -> iree-compile (input type auto)
@@ -109,11 +111,20 @@ def iree_forward_convs(raw: Path, work: Path) -> Lowered:
     return Lowered(out, "torch", [out])
 
 
-def gpu_forward_convs(raw: Path, work: Path) -> Lowered:
-    """The GPU recipe's IR (the forms IREE's GPU backends build, max-pool
-    backward as a gather included), run here on the CPU."""
+def gpu(raw: Path, work: Path) -> Lowered:
+    """README's GPU recipe (the forms IREE's GPU backends build; the forward
+    convolutions and the max-pool backward left to IREE), run here on the CPU."""
     out = work / "convopt.mlir"
-    run([tool("convopt"), "--lower-conv-bwd", "--lower-forward-convs", "--device=gpu", str(raw), "-o", str(out)])
+    run([tool("convopt"), *RECIPE, "--device=gpu", str(raw), "-o", str(out)])
+    return Lowered(out, "torch", [out])
+
+
+def gpu_forward_convs(raw: Path, work: Path) -> Lowered:
+    """The second GPU recipe's IR (the forms IREE's GPU backends build,
+    forward convolutions and max-pool backward as a gather included), run
+    here on the CPU."""
+    out = work / "convopt.mlir"
+    run([tool("convopt"), *RECIPE, "--lower-forward-convs", "--device=gpu", str(raw), "-o", str(out)])
     return Lowered(out, "torch", [out])
 
 
@@ -134,6 +145,8 @@ def one_command(raw: Path, work: Path) -> Lowered:
 
 
 PIPELINES = {"iree": iree, "iree-forward-convs": iree_forward_convs, "gpu-forward-convs": gpu_forward_convs, "torch-mlir-stages": torch_mlir_stages, "one-command": one_command}
+GPU_PIPELINES = {"gpu": gpu, "gpu-forward-convs": gpu_forward_convs}
+"""README's two GPU recipes (test_lowp runs the bf16/f16 steps through them on the CPU)."""
 
 
 def compile_vmfb(lowered: Lowered, work: Path, cache: Optional[Path] = None) -> tuple[Path, bool]:
