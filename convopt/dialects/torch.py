@@ -242,6 +242,17 @@ CAT = "torch.aten.cat"
 INDEX_TENSOR = "torch.aten.index.Tensor"
 MAX_POOL2D = "torch.aten.max_pool2d_with_indices"
 MAX_POOL2D_BACKWARD = "torch.aten.max_pool2d_with_indices_backward"
+MAX_POOL3D = "torch.aten.max_pool3d_with_indices"
+AVG_POOL1D = "torch.aten.avg_pool1d"
+AVG_POOL2D = "torch.aten.avg_pool2d"
+AVG_POOL3D = "torch.aten.avg_pool3d"
+TANH = "torch.aten.tanh"
+SIGMOID = "torch.aten.sigmoid"
+FULL_LIKE = "torch.aten.full_like"
+EMPTY_LIKE = "torch.aten.empty_like"
+SPLIT_WITH_SIZES = "torch.aten.split_with_sizes"
+LIST_UNPACK = "torch.prim.ListUnpack"
+NUM_TO_TENSOR = "torch.prim.NumToTensor.Scalar"
 
 _CONV_ARGS = ("stride", "padding", "dilation", "transposed", "output_padding", "groups")
 _ATEN = {
