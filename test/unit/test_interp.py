@@ -953,10 +953,10 @@ def test_cli_errors_are_located_and_name_the_next_step(tmp_path, capsys):
     assert capsys.readouterr().err == f"convopt-run: error: could not write '{tmp_path / 'no' / 'r.npz'}': No such file or directory\n"
     raw = tmp_path / "raw.mlir"
     raw.write_text("func.func @main(%a: !torch.vtensor<[2],f32>) -> !torch.vtensor<[2],f32> {\n"
-                   "  %0 = torch.aten.sigmoid %a : !torch.vtensor<[2],f32> -> !torch.vtensor<[2],f32>\n  return %0 : !torch.vtensor<[2],f32>\n}\n")
+                   "  %0 = torch.aten.silu %a : !torch.vtensor<[2],f32> -> !torch.vtensor<[2],f32>\n  return %0 : !torch.vtensor<[2],f32>\n}\n")
     assert interp_cli.main([str(raw), "--random", "0"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"{raw}:2:8: error: the interpreter does not support 'torch.aten.sigmoid'\n")
+    assert err.startswith(f"{raw}:2:8: error: the interpreter does not support 'torch.aten.silu'\n")
     assert f"{raw}:2:8: note: convopt-run runs lowered IR: on a raw torch import run `convopt --lower-conv-bwd --torch-mlir-stages`" in err
     assert "Errno" not in err and "Traceback" not in err
 
