@@ -115,7 +115,7 @@ def _constant(kind: str, t: Type) -> OpDef:
     def parse(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
         return Operation(syn.name, [], [t], syn.attributes)
 
-    return OpDef(name, print=_print_constant, parse=parse, result_name=_constant_name, pure=True)
+    return OpDef(name, print=_print_constant, parse=parse, result_name=_constant_name, pure=True, optional_attrs=("value",))
 
 
 # --- literals, symbolic shapes, torch.operator ------------------------------------------------------
@@ -278,7 +278,9 @@ OPS: dict[str, OpDef] = {
     LITERAL: OpDef(
         LITERAL, attrs=("value",), print=_print_literal, fits=_has_result, parse=_parse_typed, verify=_verify_literal, pure=True,
     ),
-    SYMBOLIC_INT: OpDef(SYMBOLIC_INT, attrs=("symbol_name",), print=_print_symbolic_int, fits=_has_result, parse=_parse_typed),
+    SYMBOLIC_INT: OpDef(
+        SYMBOLIC_INT, attrs=("symbol_name",), optional_attrs=("min_val", "max_val"), print=_print_symbolic_int, fits=_has_result, parse=_parse_typed,
+    ),
     BIND_SYMBOLIC_SHAPE: OpDef(
         BIND_SYMBOLIC_SHAPE, attrs=("shape_expressions",), print=_print_bind_shape, fits=lambda op: len(op.operands) >= 1,
         parse=_parse_bind_shape, inline_maps=True,
