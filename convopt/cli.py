@@ -58,6 +58,7 @@ _LONG_OPTIONS = (
     "allow-unregistered-dialect",
     "dump-pass-pipeline",
     "mlir-elide-elementsattrs-if-larger",
+    "mlir-print-op-generic",
     "version",
     "help",
 )
@@ -152,6 +153,7 @@ def normalize_argv(argv: list[str]) -> list[str]:
 @click.option("--mlir-print-ir-after", multiple=True, metavar="PASS", help="Print the IR after each run of the pass PASS to stderr (repeatable, or comma-separated names).")
 @click.option("--allow-unregistered-dialect", is_flag=True, help="Let ops of dialects convopt does not know through (kept, printed in the generic form); an unknown op of a known dialect is an error all the same.")
 @click.option("--dump-pass-pipeline", is_flag=True, help="Print the pass pipeline that will run, with every option of every pass, to stderr (as mlir-opt).")
+@click.option("--mlir-print-op-generic", is_flag=True, help="Print every op in MLIR's generic form, named linalg ops with their bodies spelled out (as mlir-opt).")
 @click.option("--mlir-elide-elementsattrs-if-larger", "elide_elements_over", type=click.IntRange(min=0), default=None, metavar="N", help="Print dense attributes of more than N elements as dense_resource<__elided__> (as mlir-opt).")
 @click.version_option(__version__, "--version", prog_name="convopt")
 def main(input_path: str, output_path: str, **flags: Any) -> None:
@@ -202,6 +204,7 @@ class _Flags:
     allow_unregistered_dialect: bool
     dump_pass_pipeline: bool
     elide_elements_over: Optional[int]
+    mlir_print_op_generic: bool
 
 
 def _options(input_path: str, output_path: str, f: _Flags) -> Options:
@@ -229,6 +232,7 @@ def _options(input_path: str, output_path: str, f: _Flags) -> Options:
         pipeline_from_flags=f.pass_pipeline is None,
         dump_pass_pipeline=f.dump_pass_pipeline,
         elide_elements_over=f.elide_elements_over,
+        print_generic=f.mlir_print_op_generic,
     )
 
 
@@ -236,6 +240,8 @@ def _pipeline(f: _Flags) -> Optional[str]:
     """The pass pipeline text the flags ask for (None: parse, verify, print)."""
     if f.torch_mlir_stages and not f.lower_conv_bwd:
         _usage_error("--torch-mlir-stages applies to --lower-conv-bwd")
+    if f.torch_mlir_stages and f.mlir_print_op_generic:
+        _usage_error("--mlir-print-op-generic cannot be combined with --torch-mlir-stages (torch-mlir prints the result): run torch-mlir-opt --mlir-print-op-generic on it")
     if f.torch_mlir_stages and f.mlir_print_debuginfo:
         _usage_error("--mlir-print-debuginfo cannot be combined with --torch-mlir-stages (torch-mlir's stages do not keep the input's locations)")
     if f.pass_pipeline is not None and (f.lower_conv_bwd or f.decompose_conv_bwd or f.lower_pool_bwd):

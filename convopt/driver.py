@@ -64,6 +64,7 @@ class Options:
     pipeline_from_flags: bool = False  # pipeline is default_pipeline's for the flags: its option errors name the flags
     dump_pass_pipeline: bool = False  # --dump-pass-pipeline: the pipeline, every option spelled out, on stderr before running
     elide_elements_over: Optional[int] = None  # --mlir-elide-elementsattrs-if-larger=N
+    print_generic: bool = False  # --mlir-print-op-generic: every op in MLIR's generic form
 
 
 class Route(enum.Enum):
@@ -209,6 +210,7 @@ def _whole_module_flags(o: Options) -> list[tuple[str, bool]]:
         ("--mlir-print-ir-after", bool(o.print_ir_after)),
         ("--verify-each", o.verify_each),
         ("--mlir-elide-elementsattrs-if-larger", o.elide_elements_over is not None),  # the per-function printer has no options
+        ("--mlir-print-op-generic", o.print_generic),
     ]
 
 
@@ -234,7 +236,7 @@ def _whole_module(session: Session, source: SourceFile) -> Optional[str]:
             run_pipeline(session, parsed.module)
         with timing.scope("Output"):
             o = session.options
-            return print_module(parsed.module, parsed.metadata, o.debuginfo, o.elide_elements_over)
+            return print_module(parsed.module, parsed.metadata, o.debuginfo, o.elide_elements_over, o.print_generic)
     except ConvoptError as e:
         engine.emit(e.diagnostic)
         return None
@@ -275,6 +277,7 @@ class _IRDumps:
     def __init__(self, options: Options, log: Callable[[str], object]):
         self.debuginfo = options.debuginfo
         self.elide = options.elide_elements_over
+        self.generic = options.print_generic
         self.log = log
         self.before_names = set(options.print_ir_before)
         self.after_names = set(options.print_ir_after)
@@ -293,7 +296,7 @@ class _IRDumps:
 
         where = f"('{op.name}' operation: @{_sym(op)})" if op.name == "func.func" else f"('{op.name}' operation)"
         self.log(f"// -----// IR Dump {when} {p.NAME} {where} //----- //\n")
-        self.log(Printer(self.debuginfo, self.elide).print_module(op))
+        self.log(Printer(self.debuginfo, self.elide, self.generic).print_module(op))
 
 
 def _sym(op) -> str:

@@ -225,7 +225,7 @@ def _verify_fpowi(op: Operation) -> None:
 
 _SAME_TYPE = dict(
     results=1, print=_print_same_type, colon_types=_same_types, verify=_verify_same_type,
-    pure=True, functional_types=False, rejects_properties=False,
+    pure=True, functional_types=False, rejects_properties=False, optional_attrs=("fastmath", "overflowFlags"),
 )
 
 OPS: dict[str, OpDef] = {
@@ -235,7 +235,7 @@ OPS: dict[str, OpDef] = {
     ),
     **family(
         [CMPI, CMPF], operands=2, results=1, attrs=("predicate",), print=_print_cmp, fits=_fits_cmp,
-        parse=_parse_cmp, verify=_verify_cmp, pure=True,
+        parse=_parse_cmp, verify=_verify_cmp, pure=True, optional_attrs=("fastmath",),
     ),
     SELECT: OpDef(
         SELECT, operands=3, results=1, print=_print_select, colon_types=_select_types, verify=_verify_select, pure=True,
@@ -243,9 +243,9 @@ OPS: dict[str, OpDef] = {
     **family(FLOAT_OPS + INT_OPS + MATH_OPS, **_SAME_TYPE),  # type: ignore[arg-type]
     FPOWI: OpDef(
         FPOWI, operands=2, results=1, print=_print_fpowi, colon_types=_fpowi_types, verify=_verify_fpowi,
-        pure=True, functional_types=False, rejects_properties=False,
+        pure=True, functional_types=False, rejects_properties=False, optional_attrs=("fastmath",),
     ),
-    **{n: cast_op(n, pure=True) for n in CASTS},
+    **{n: cast_op(n, pure=True, optional_attrs=("fastmath", "roundingmode")) for n in CASTS},
 }
 
 

@@ -15,7 +15,13 @@ needs), and carries the hooks the rest of convopt calls by looking the op up
 - `result_name`: the name hint of the first result (`%c0`, `%padded`);
 - `block_arg_names`: names of the entry-block arguments of its region;
 - `pure`, `terminator`, `isolated` (from above), `inline_maps` (affine maps
-  printed in place rather than as `#map` aliases).
+  printed in place rather than as `#map` aliases);
+- for MLIR's generic form (`--mlir-print-op-generic`): `inherent` (the
+  attributes MLIR keeps as the op's properties, printed in `<{...}>` and read
+  back from there into the attribute dictionary, where convopt keeps them),
+  `spell_out` (what the custom form leaves implicit: a named linalg op's
+  body, its default indexing maps) and `read_generic` (its inverse, on an op
+  read from the generic form).
 
 In the spirit of MLIR's ODS and xDSL's IRDL op classes, but as plain data:
 an op is still an `Operation` with a name.
@@ -99,6 +105,19 @@ class BuilderAPI(Protocol):
 PrintHook = Callable[[PrinterAPI, Operation], str]
 ParseHook = Callable[[ResolverAPI, OpSyntaxAPI], Operation]
 ColonTypes = Callable[[ResolverAPI, OpSyntaxAPI, list[Type]], tuple[Sequence[Optional[Type]], list[Type]]]
+
+
+@dataclass(frozen=True)
+class Spelled:
+    """What MLIR's generic form of an op spells out that its custom form
+    implies: properties to add or replace, the regions of an op whose custom
+    form has none, discardable attributes MLIR's printer adds, and the
+    properties convopt keeps that MLIR's op does not have (`dropped`)."""
+
+    properties: Mapping[str, Attribute] = field(default_factory=dict)
+    regions: Sequence[Region] = ()
+    attributes: Mapping[str, Attribute] = field(default_factory=dict)
+    dropped: tuple[str, ...] = ()
 
 
 class VerifyError(ConvoptError):
@@ -201,6 +220,9 @@ class OpDef:
     operand_names: tuple[str, ...] = ()  # the operands by position, read through `args(op)`
     indexing_maps: Optional[Callable[[Operation], list[AffineMap]]] = None  # a structured op's loops -> operand indices
     registered: bool = True  # False: the definition of an op its dialect does not list (built by no one)
+    optional_attrs: tuple[str, ...] = ()  # inherent attributes beyond `attrs` the op may have (fastmath, sym_visibility ...)
+    spell_out: Optional[Callable[[Operation], Spelled]] = None  # the generic form's implicit parts
+    read_generic: Optional[Callable[[Operation], None]] = None  # drops them again from an op read in the generic form
     _adaptor: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -218,6 +240,13 @@ class OpDef:
     def group(self, op: Operation, name: str) -> list[Value]:
         """The operands of segment `name` (`OPS[EXTRACT_SLICE].group(op, "offsets")`)."""
         return segments(op)[self.segments.index(name)]
+
+    @property
+    def inherent(self) -> tuple[str, ...]:
+        """The attributes MLIR keeps as this op's properties (`<{...}>` in
+        the generic form); an attribute not listed goes in the trailing
+        dictionary, where MLIR takes an inherent one too."""
+        return self.attrs + self.optional_attrs
 
     @property
     def verified(self) -> bool:

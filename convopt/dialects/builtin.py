@@ -36,7 +36,7 @@ def _parse_module(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
 OPS = {
     MODULE: OpDef(
         MODULE, operands=0, results=0, print=_print_module, fits=lambda op: len(op.regions) == 1,
-        parse=_parse_module, verify=_verify_module, isolated=True,
+        parse=_parse_module, verify=_verify_module, isolated=True, optional_attrs=("sym_name", "sym_visibility"),
     ),
     SCF_YIELD: OpDef(SCF_YIELD, print=print_terminator, terminator=True, functional_types=False),
 }

@@ -160,7 +160,10 @@ def _verify_return(op: Operation) -> None:
 
 
 OPS = {
-    FUNC: OpDef(FUNC, print=_print_func, fits=_fits_func, parse=_parse_func, verify=_verify_func, isolated=True),
+    FUNC: OpDef(
+        FUNC, print=_print_func, fits=_fits_func, parse=_parse_func, verify=_verify_func, isolated=True,
+        optional_attrs=("sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs", "no_inline"),
+    ),
     RETURN: OpDef(
         RETURN, print=print_terminator, colon_types=terminator_types, verify=_verify_return, terminator=True, functional_types=False,
     ),

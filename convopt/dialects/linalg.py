@@ -3,17 +3,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import Optional
 
 from ..ir.affine import AffineDim, AffineExpr, AffineMap, d
-from ..ir.attributes import AffineMapAttr, ArrayAttr, Attribute, DenseArrayAttr, DenseAttr, IntegerAttr, StringAttr
+from ..ir.attributes import AffineMapAttr, ArrayAttr, Attribute, DenseArrayAttr, DenseAttr, IntegerAttr, OpaqueAttr, StringAttr
 from ..ir.core import Block, Operation, Region, Value
-from ..ir.types import RankedTensorType, Type, i32, i64
+from ..ir.types import FloatType, IntegerType, RankedTensorType, Type, i32, i64
 from ..ir.types import index as index_type
-from .base import BuilderAPI, OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, build_segmented, fail, rest, segment_sizes
+from . import arith
+from .base import BuilderAPI, OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, Spelled, build_segmented, fail, rest, segment_sizes
 from .func import print_terminator, terminator_types
 
 GENERIC = "linalg.generic"
@@ -434,16 +436,156 @@ def is_contraction(name: str) -> bool:
     return name in MATMULS or name in CONVS
 
 
+# --- the generic form: the body a named op's name implies ------------------------------------------
+# MLIR's generic form writes a named op with the region its custom form
+# leaves implicit (what `linalg.generic` with the op's maps would hold), e.g.
+#     linalg.matmul:   ^bb0(%a: A, %b: B, %c: C): %0 = cast(%a) * cast(%b); %1 = %c + %0; linalg.yield %1
+#     pooling max:     ^bb0(%in: I, %k: K, %out: O): linalg.yield max(%out, cast(%in))
+#     fill, copy:      ^bb0(%in: I, %out: O): linalg.yield cast(%in)
+# where cast is linalg's signed cast to the output's element type; plus
+# matmul's and batch_matmul's default `indexing_maps` property.  MLIR's own
+# print adds `linalg.memoized_indexing_maps` to the other contractions,
+# convolutions and poolings: a cache of the maps of the op's name and
+# attributes that MLIR reads back as the op's maps; convopt leaves it out
+# (its loop order is MLIR's choice: mmt4d's differs from convopt's, and a
+# wrong cache would change the op) and drops it when reading.
+
+_EXPLICIT_MAPS = (MATMUL, BATCH_MATMUL)
+"""The named ops whose indexing maps are a property (default: the op's)."""
+
+_COMBINE = {
+    # kind -> (float op, signed integer op): out = op(out, x)
+    "mul_add": (arith.ADDF, arith.ADDI), "sum": (arith.ADDF, arith.ADDI),
+    "max": (arith.MAXIMUMF, arith.MAXSI), "min": (arith.MINIMUMF, arith.MINSI),
+}
+
+
+def _cast(block: Block, v: Value, to: Type) -> Value:
+    """linalg's signed cast of a scalar to `to` (none when the types agree)."""
+    t = v.type
+    if t == to:
+        return v
+    if isinstance(t, FloatType) and isinstance(to, FloatType):
+        name = arith.EXTF if t.width < to.width else arith.TRUNCF
+    elif isinstance(t, IntegerType) and isinstance(to, IntegerType):
+        name = arith.EXTSI if t.width < to.width else arith.TRUNCI
+    elif isinstance(t, IntegerType) and isinstance(to, FloatType):
+        name = arith.SITOFP
+    elif isinstance(t, FloatType) and isinstance(to, IntegerType):
+        name = arith.FPTOSI
+    else:
+        raise ValueError(f"no cast from {t} to {to}")
+    return block.append(Operation(name, [v], [to])).results[0]
+
+
+def _combine(block: Block, kind: str, out: Value, x: Value) -> Value:
+    f, i = _COMBINE[kind]
+    return block.append(Operation(f if isinstance(out.type, FloatType) else i, [out, x], [out.type])).results[0]
+
+
+def _body(op: Operation) -> Region:
+    """The region of a named op (see above)."""
+    types = [_element(v.type) for v in op.operands]
+    block = Block(types)
+    out_t = types[-1]
+    if op.name in MATMULS or op.name in CONVS:
+        a, b = (_cast(block, x, out_t) for x in block.args[:2])
+        mul = arith.MULF if isinstance(out_t, FloatType) else arith.MULI
+        product = block.append(Operation(mul, [a, b], [out_t])).results[0]
+        result = _combine(block, "mul_add", block.args[-1], product)
+    elif op.name in POOLINGS:
+        result = _combine(block, POOLINGS[op.name][1], block.args[-1], _cast(block, block.args[0], out_t))
+    elif op.name in (TRANSPOSE, BROADCAST):
+        result = block.args[0]
+    else:  # fill, copy
+        result = _cast(block, block.args[0], out_t)
+    block.append(Operation(YIELD, [result]))
+    return Region([block])
+
+
+def _spell_named(op: Operation) -> Spelled:
+    props: dict[str, Attribute] = {}
+    dropped: tuple[str, ...] = ()
+    if op.name in _EXPLICIT_MAPS and "indexing_maps" not in op.attributes:
+        props["indexing_maps"] = maps_attr(tuple(_contraction_maps(*MATMULS[op.name])))
+    for name in TRAILING_ATTRS.get(op.name, ()):  # transpose, broadcast: one input, one init, i64 arrays
+        dropped = ("operandSegmentSizes",)
+        value = op.attributes.get(name)
+        if isinstance(value, ArrayAttr):
+            props[name] = DenseArrayAttr(i64, tuple(e.value for e in value.elements if isinstance(e, IntegerAttr)))
+    return Spelled(props, [] if op.regions else [_body(op)], {}, dropped)
+
+
+MEMOIZED_MAPS = "linalg.memoized_indexing_maps"
+
+
+def _same_maps(a: Attribute, b: Sequence[AffineMap]) -> bool:
+    """Whether the maps of attribute a are b, up to how their sums are written."""
+    if not isinstance(a, ArrayAttr) or len(a.elements) != len(b):
+        return False
+    for m, n in zip(a.elements, b):
+        if not isinstance(m, AffineMapAttr) or m.map.num_dims != n.num_dims or len(m.map.results) != len(n.results):
+            return False
+        if any(_linear(x) != _linear(y) or _linear(x) is None for x, y in zip(m.map.results, n.results)):
+            return False
+    return True
+
+
+def _read_named(op: Operation) -> None:
+    """A named op read in the generic form: its body must be the one its
+    name implies (then dropped, as the custom form has none); default
+    indexing maps and MLIR's cache of them are dropped."""
+    if op.name in TRAILING_ATTRS and segment_sizes(op) is None and len(op.operands) == 2:
+        op.properties = {**(op.properties or {}), "operandSegmentSizes": DenseArrayAttr(i32, (1, 1))}
+    if op.name in _EXPLICIT_MAPS and "indexing_maps" in op.attributes:
+        if _same_maps(op.attributes["indexing_maps"], _contraction_maps(*MATMULS[op.name])):
+            del op.attributes["indexing_maps"]
+    op.attributes.pop(MEMOIZED_MAPS, None)
+    if op.regions:
+        want = _body(op).blocks[0]
+        got = op.regions[0].blocks[0] if len(op.regions) == 1 and len(op.regions[0].blocks) == 1 else None
+        shape = lambda b: ([a.type for a in b.args], [(o.name, [r.type for r in o.results]) for o in b.ops])  # noqa: E731
+        if got is None or shape(got) != shape(want):
+            raise fail(op, "has a body other than the one its name implies; write it as a 'linalg.generic'")
+        op.drop_regions()
+
+
+def _spell_generic(op: Operation) -> Spelled:
+    """linalg.generic's iterator types, written `#linalg.iterator_type<parallel>` in the generic form."""
+    iters = op.attributes.get("iterator_types")
+    if not isinstance(iters, ArrayAttr):
+        return Spelled()
+    return Spelled({"iterator_types": _iterator_types_generic(iters)})
+
+
+@functools.lru_cache(maxsize=256)
+def _iterator_types_generic(iters: ArrayAttr) -> ArrayAttr:
+    return ArrayAttr(tuple(OpaqueAttr(f"#linalg.iterator_type<{e.value}>") if isinstance(e, StringAttr) else e for e in iters.elements))
+
+
+_ITERATOR_TYPE = re.compile(r"#linalg\.iterator_type<(parallel|reduction)>")
+
+
+def _read_generic(op: Operation) -> None:
+    iters = op.attributes.get("iterator_types")
+    if isinstance(iters, ArrayAttr):
+        found = [_ITERATOR_TYPE.fullmatch(e.text) if isinstance(e, OpaqueAttr) else None for e in iters.elements]
+        if any(found):
+            op.attributes["iterator_types"] = ArrayAttr(tuple(StringAttr(m.group(1)) if m else e for m, e in zip(found, iters.elements)))
+
+
 # --- the definitions ------------------------------------------------------------------------------
 
 def _structured(
     name: str, verify: Optional[Callable[[Operation], None]] = None, hint: Optional[str] = None,
-    maps: Optional[Callable[[Operation], list[AffineMap]]] = None,
+    maps: Optional[Callable[[Operation], list[AffineMap]]] = None, inherent: tuple[str, ...] = (), named: bool = True,
 ) -> OpDef:
-    """A structured op: ins and outs as operand segments."""
+    """A structured op: ins and outs as operand segments; a named one (all
+    but linalg.generic) has the body its name implies."""
     return OpDef(
         name, segments=("inputs", "outputs"), print=_print_structured, fits=_fits_structured, verify=verify,
         result_name=(lambda op: hint) if hint else None, block_arg_names=_block_arg_names, pure=True, indexing_maps=maps,
+        optional_attrs=inherent, spell_out=_spell_named if named else None, read_generic=_read_named if named else None,
     )
 
 
@@ -469,14 +611,17 @@ ELEMENTWISE = tuple(
 form and no checks of their own."""
 
 OPS: dict[str, OpDef] = {
-    GENERIC: _structured(GENERIC, _verify_generic, maps=generic_maps),
+    GENERIC: dataclasses.replace(
+        _structured(GENERIC, _verify_generic, maps=generic_maps, inherent=LEADING_ATTRS, named=False),
+        spell_out=_spell_generic, read_generic=_read_generic,
+    ),
     **{n: _structured(n, _verify_named) for n in (FILL, COPY)},
-    **{n: _structured(n, _verify_named, maps=_matmul_maps) for n in MATMULS},
-    **{n: _structured(n, _verify_named, maps=conv_maps) for n in sorted(CONVS)},
-    **{n: _structured(n, _verify_named, maps=pooling_maps) for n in POOLINGS},
-    TRANSPOSE: _structured(TRANSPOSE, _verify_named, "transposed"),
-    BROADCAST: _structured(BROADCAST, hint="broadcasted"),
-    **{n: _structured(n) for n in ELEMENTWISE},
+    **{n: _structured(n, _verify_named, maps=_matmul_maps, inherent=("indexing_maps", "cast")) for n in MATMULS},
+    **{n: _structured(n, _verify_named, maps=conv_maps, inherent=("strides", "dilations")) for n in sorted(CONVS)},
+    **{n: _structured(n, _verify_named, maps=pooling_maps, inherent=("strides", "dilations")) for n in POOLINGS},
+    TRANSPOSE: _structured(TRANSPOSE, _verify_named, "transposed", inherent=("permutation",)),
+    BROADCAST: _structured(BROADCAST, hint="broadcasted", inherent=("dimensions",)),
+    **{n: _structured(n, named=False) for n in ELEMENTWISE},
     PACK: OpDef(PACK, segments=("source", "dest", "padding_value", "inner_tiles"), pure=True),
     UNPACK: OpDef(UNPACK, operand_names=("source", "dest"), pure=True),
     YIELD: OpDef(YIELD, print=print_terminator, colon_types=terminator_types, verify=_verify_yield, terminator=True, functional_types=False),

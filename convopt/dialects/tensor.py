@@ -359,7 +359,7 @@ OPS: dict[str, OpDef] = {
         fits=_fits_insert, parse=_parse_slice, verify=_verify_insert_slice, result_name=_named("inserted_slice"), pure=True,
     ),
     PAD: OpDef(
-        PAD, results=1, segments=("source", "low", "high"), attrs=PAD_ATTRS, print=_print_pad, fits=_fits_pad,
+        PAD, results=1, segments=("source", "low", "high"), attrs=PAD_ATTRS, optional_attrs=("nofold",), print=_print_pad, fits=_fits_pad,
         parse=_parse_slice, verify=_verify_pad, result_name=_named("padded"), pure=True,
     ),
     EXPAND_SHAPE: OpDef(

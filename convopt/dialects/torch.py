@@ -115,7 +115,7 @@ def _constant(kind: str, t: Type) -> OpDef:
     def parse(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:
         return Operation(syn.name, [], [t], syn.attributes)
 
-    return OpDef(name, print=_print_constant, parse=parse, result_name=_constant_name, pure=True)
+    return OpDef(name, print=_print_constant, parse=parse, result_name=_constant_name, pure=True, optional_attrs=("value",))
 
 
 # --- literals, symbolic shapes, torch.operator ------------------------------------------------------
@@ -242,6 +242,17 @@ CAT = "torch.aten.cat"
 INDEX_TENSOR = "torch.aten.index.Tensor"
 MAX_POOL2D = "torch.aten.max_pool2d_with_indices"
 MAX_POOL2D_BACKWARD = "torch.aten.max_pool2d_with_indices_backward"
+MAX_POOL3D = "torch.aten.max_pool3d_with_indices"
+AVG_POOL1D = "torch.aten.avg_pool1d"
+AVG_POOL2D = "torch.aten.avg_pool2d"
+AVG_POOL3D = "torch.aten.avg_pool3d"
+TANH = "torch.aten.tanh"
+SIGMOID = "torch.aten.sigmoid"
+FULL_LIKE = "torch.aten.full_like"
+EMPTY_LIKE = "torch.aten.empty_like"
+SPLIT_WITH_SIZES = "torch.aten.split_with_sizes"
+LIST_UNPACK = "torch.prim.ListUnpack"
+NUM_TO_TENSOR = "torch.prim.NumToTensor.Scalar"
 
 _CONV_ARGS = ("stride", "padding", "dilation", "transposed", "output_padding", "groups")
 _ATEN = {
@@ -267,7 +278,9 @@ OPS: dict[str, OpDef] = {
     LITERAL: OpDef(
         LITERAL, attrs=("value",), print=_print_literal, fits=_has_result, parse=_parse_typed, verify=_verify_literal, pure=True,
     ),
-    SYMBOLIC_INT: OpDef(SYMBOLIC_INT, attrs=("symbol_name",), print=_print_symbolic_int, fits=_has_result, parse=_parse_typed),
+    SYMBOLIC_INT: OpDef(
+        SYMBOLIC_INT, attrs=("symbol_name",), optional_attrs=("min_val", "max_val"), print=_print_symbolic_int, fits=_has_result, parse=_parse_typed,
+    ),
     BIND_SYMBOLIC_SHAPE: OpDef(
         BIND_SYMBOLIC_SHAPE, attrs=("shape_expressions",), print=_print_bind_shape, fits=lambda op: len(op.operands) >= 1,
         parse=_parse_bind_shape, inline_maps=True,

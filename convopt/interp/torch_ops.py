@@ -7,6 +7,7 @@ The set is what the training steps of test/models use."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 
@@ -87,6 +88,11 @@ _OPS: dict[str, Callable] = {
     torch.SCALAR_TENSOR: lambda s, dtype, layout, device, pin: np.asarray(s),
     torch.CLONE: lambda a, memory_format: np.array(a),
     torch.RELU: lambda a: np.maximum(a, 0),
+    torch.TANH: np.tanh,
+    torch.SIGMOID: lambda a: 0.5 * (1 + np.tanh(0.5 * a)),  # 1 / (1 + exp(-a)) without exp's overflow
+    torch.FULL_LIKE: lambda a, value, dtype, layout, device, pin, memory_format: np.full_like(a, value),
+    torch.EMPTY_LIKE: lambda a, dtype, layout, device, pin, memory_format: np.zeros_like(a),  # any contents will do: zeros
+    torch.NUM_TO_TENSOR: np.asarray,
     torch.RSQRT: lambda a: 1 / np.sqrt(a),
     torch.EXP: np.exp,
     torch.NEG: np.negative,
@@ -128,35 +134,86 @@ def _pool_geometry(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -
     return out
 
 
-@handler(torch.MAX_POOL2D)
-def _max_pool2d(interp: Interpreter, op: Operation, args: list) -> list:
-    """(max over each window, the flat index h * W + w of the first maximum
-    in the window's row-major order, NaN counting as the maximum)."""
-    x, kernel, stride, padding, dilation, ceil_mode = args
+def _windows(x: np.ndarray, kernel: list, stride: list, padding: list, dilation: list, ceil_mode: bool, fill: float):
+    """The pooling windows over x's last len(kernel) dims, one tap at a time:
+    (output spatial shape, [(tap offsets, x padded with fill and sliced at
+    that tap: one value per output position)])."""
+    k = len(kernel)
     stride = stride or kernel
-    H, W = x.shape[-2:]
-    dims = [(x.shape[-2 + i], kernel[i], stride[i], padding[i], dilation[i]) for i in range(2)]
-    oh, ow = (_pool_geometry(n, k, s, p, d, ceil_mode) for n, k, s, p, d in dims)
-    pad = [(p, max(0, (o - 1) * s + d * (k - 1) + 1 - n - p)) for (n, k, s, p, d), o in zip(dims, (oh, ow))]
-    xp = np.pad(x, [(0, 0)] * (x.ndim - 2) + pad, constant_values=-np.inf)
-    best = np.full((*x.shape[:-2], oh, ow), -np.inf, x.dtype)
+    dims = [(x.shape[x.ndim - k + i], kernel[i], stride[i], padding[i], dilation[i]) for i in range(k)]
+    out = [_pool_geometry(n, kk, s, p, d, ceil_mode) for n, kk, s, p, d in dims]
+    pad = [(p, max(0, (o - 1) * s + d * (kk - 1) + 1 - n - p)) for (n, kk, s, p, d), o in zip(dims, out)]
+    xp = np.pad(x, [(0, 0)] * (x.ndim - k) + pad, constant_values=fill)
+    taps = []
+    for tap in itertools.product(*(range(kk) for kk in kernel)):
+        at = [t * d for t, (_, _, _, _, d) in zip(tap, dims)]
+        window: tuple = (Ellipsis, *(slice(a, a + s * (o - 1) + 1, s) for a, (_, _, s, _, _), o in zip(at, dims, out)))
+        taps.append((at, xp[window]))
+    return out, stride, taps
+
+
+def _max_pool(x: np.ndarray, kernel: list, stride: list, padding: list, dilation: list, ceil_mode: bool) -> list:
+    """(max over each window, the flat index (d * H + h) * W + w of the first
+    maximum in the window's row-major order, NaN counting as the maximum)."""
+    k = len(kernel)
+    spatial = x.shape[x.ndim - k:]
+    out, stride, taps = _windows(x, kernel, stride, padding, dilation, ceil_mode, -np.inf)
+    best = np.full((*x.shape[: x.ndim - k], *out), -np.inf, x.dtype)
     where = np.zeros(best.shape, np.int64)
-    rows, cols = np.arange(oh)[:, None] * stride[0], np.arange(ow)[None, :] * stride[1]
-    for i in range(kernel[0]):
-        for j in range(kernel[1]):
-            r, c = i * dilation[0], j * dilation[1]
-            cand = xp[..., r : r + stride[0] * (oh - 1) + 1 : stride[0], c : c + stride[1] * (ow - 1) + 1 : stride[1]]
-            take = (cand > best) | (np.isnan(cand) & ~np.isnan(best))
-            best = np.where(take, cand, best)
-            where = np.where(take, (rows + r - padding[0]) * W + (cols + c - padding[1]), where)
+    starts = np.meshgrid(*(np.arange(o) * s - p for o, s, p in zip(out, stride, padding)), indexing="ij")
+    for at, cand in taps:
+        take = (cand > best) | (np.isnan(cand) & ~np.isnan(best))
+        best = np.where(take, cand, best)
+        where = np.where(take, np.ravel_multi_index(tuple(g + a for g, a in zip(starts, at)), spatial, mode="wrap"), where)
     return [best, where]
 
 
-@handler(torch.MAX_POOL2D_BACKWARD)
-def _max_pool2d_backward(interp: Interpreter, op: Operation, args: list) -> list:
-    """grad_input[h * W + w] += grad_output at the positions the forward's indices name."""
-    grad_out, x, _, _, _, _, _, indices = args
-    planes = int(np.prod(x.shape[:-2], dtype=np.int64))
-    grad = np.zeros((planes, x.shape[-2] * x.shape[-1]), grad_out.dtype)
+@handler(torch.MAX_POOL2D, torch.MAX_POOL3D)
+def _max_pool_op(interp: Interpreter, op: Operation, args: list) -> list:
+    return _max_pool(*args)
+
+
+@handler(torch.MAX_POOL2D_BACKWARD, torch.MAX_POOL3D_WITH_INDICES_BACKWARD)
+def _max_pool_backward(interp: Interpreter, op: Operation, args: list) -> list:
+    """grad_input[flat spatial index] += grad_output at the positions the forward's indices name."""
+    grad_out, x, kernel, *_, indices = args
+    k = len(kernel)
+    planes = int(np.prod(x.shape[: x.ndim - k], dtype=np.int64))
+    grad = np.zeros((planes, int(np.prod(x.shape[x.ndim - k:], dtype=np.int64))), grad_out.dtype)
     np.add.at(grad, (np.arange(planes)[:, None], np.asarray(indices).reshape(planes, -1)), grad_out.reshape(planes, -1))
     return [grad.reshape(x.shape)]
+
+
+@handler(torch.AVG_POOL1D, torch.AVG_POOL2D, torch.AVG_POOL3D)
+def _avg_pool(interp: Interpreter, op: Operation, args: list) -> list:
+    """The window sums over zero padding divided by divisor_override, or by
+    the window's size clipped to the padded input (count_include_pad) or to
+    the input; separable per dim."""
+    x, kernel, stride, padding, ceil_mode, count_include_pad, *rest = args
+    divisor_override = rest[0] if rest else None
+    k = len(kernel)
+    out, stride, taps = _windows(x, kernel, stride, padding, [1] * k, ceil_mode, 0.0)
+    total = sum((cand for _, cand in taps), np.zeros((*x.shape[: x.ndim - k], *out), x.dtype))
+    if divisor_override:
+        return [total / divisor_override]
+    divisor = np.ones((), np.int64)
+    for n, kk, s, p, o in zip(x.shape[x.ndim - k:], kernel, stride, padding, out):
+        start = np.arange(o) * s - p
+        end = np.minimum(start + kk, n + p)
+        size = end - start if count_include_pad else np.minimum(end, n) - np.maximum(start, 0)
+        divisor = np.multiply.outer(divisor, size)
+    return [total / divisor.astype(x.dtype)]
+
+
+@handler(torch.SPLIT_WITH_SIZES)
+def _split(interp: Interpreter, op: Operation, args: list) -> list:
+    x, sizes, dim = args
+    return [np.split(x, np.cumsum(sizes)[:-1], axis=dim)]
+
+
+@handler(torch.LIST_UNPACK)
+def _list_unpack(interp: Interpreter, op: Operation, args: list) -> list:
+    (items,) = args
+    if len(items) != len(op.results):
+        raise InterpError(f"'{op.name}' of a list of {len(items)} into {len(op.results)} results", op)
+    return list(items)

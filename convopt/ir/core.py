@@ -157,6 +157,15 @@ class Operation:
         self.regions.append(region)
         return region
 
+    def drop_regions(self) -> None:
+        """Remove this op's regions (the ops in them release their operands)."""
+        for region in self.regions:
+            for block in region.blocks:
+                for op in block.ops:
+                    op._drop_all_references()
+        self.regions = []
+        self.checked = False
+
     @property
     def parent_op(self) -> Optional[Operation]:
         if self.parent is None or self.parent.parent is None:

@@ -119,7 +119,7 @@ def parse(source: SourceFile, allow_unregistered_dialect: bool = False) -> Parse
     ops: list[OpSyntax] = [i for i in items if isinstance(i, OpSyntax)]
     metadata = [i[1] for i in items if isinstance(i, tuple) and i[0] == "metadata"]
     try:
-        if len(ops) == 1 and ops[0].form == "module" and not ops[0].results:
+        if len(ops) == 1 and not ops[0].results and (ops[0].form == "module" or (ops[0].form == "generic" and ops[0].name == MODULE)):
             module = resolver.build_op(ops[0])
         else:
             # mlir-opt locates the module it wraps around a file at line 0, column 0

@@ -201,7 +201,21 @@ class Resolver:
         ops = self.operands(syn, syn.operands, list(syn.operand_types))
         d = lookup(syn.name)
         isolated = d is not None and d.isolated
-        return Operation(syn.name, ops, syn.result_types or [], syn.attributes, self.regions(syn, isolated), properties=syn.properties)
+        op = Operation(syn.name, ops, syn.result_types or [], syn.attributes, self.regions(syn, isolated), properties=syn.properties)
+        if d is None:
+            return op
+        inherent = d.inherent
+        if op.properties and inherent:  # convopt keeps inherent attributes in the attribute dictionary
+            moved = {k: v for k, v in op.properties.items() if k in inherent}
+            if moved:
+                op.attributes = {**moved, **op.attributes}
+                op.properties = {k: v for k, v in op.properties.items() if k not in moved}
+        if d.read_generic is not None:
+            try:
+                d.read_generic(op)
+            except ConvoptError as e:
+                raise self.fail(e.diagnostic.message, syn.token) from None
+        return op
 
     def form_custom(self, syn: OpSyntax) -> Operation:
         """`op %a, %b {attrs} : A, B -> R`, `: A to B`, `: (A, B) -> R` or

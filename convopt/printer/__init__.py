@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Optional
 
 from ..dialects import lookup
+from ..dialects.base import Spelled
 from ..ir.attributes import (
     AffineMapAttr,
     ArrayAttr,
@@ -28,15 +29,17 @@ from ..ir.attributes import (
 from ..ir.core import Block, Operation, Region, Value
 from ..ir.types import Type
 from .names import NameState
-from .ops import print_op
+from .ops import print_generic_form, print_op
 
 INDENT = "  "
 
 
 class Printer:
-    def __init__(self, debuginfo: bool = False, elide_elements_over: Optional[int] = None):
+    def __init__(self, debuginfo: bool = False, elide_elements_over: Optional[int] = None, generic: bool = False):
         self.debuginfo = debuginfo
         self.elide_elements_over = elide_elements_over  # --mlir-elide-elementsattrs-if-larger
+        self.generic = generic  # --mlir-print-op-generic
+        self.spelled: dict[int, Spelled] = {}  # id(op) -> what its generic form spells out (generic only)
         self.indent = 0
         self.names: NameState
         self.aliases = {}
@@ -56,6 +59,12 @@ class Printer:
     # -- entry points ----------------------------------------------------------------
     def start(self, module: Operation) -> None:
         """Name the values of module and its map aliases."""
+        if self.generic:
+            self.spelled = spell_out(module)
+            regions = {key: list(sp.regions) for key, sp in self.spelled.items() if sp.regions}
+            self.names = NameState(module, hints=False, implicit_regions=regions)
+            self.aliases = collect_map_aliases(module, self.spelled)
+            return
         self.names = NameState(module)
         self.aliases = collect_map_aliases(module)
 
@@ -148,7 +157,7 @@ class Printer:
 
     # -- ops -----------------------------------------------------------------------------------
     def op(self, op: Operation) -> str:
-        text = print_op(self, op)
+        text = print_generic_form(self, op, self.spelled.get(id(op))) if self.generic else print_op(self, op)
         prefix = self.names.result_list(op) + " = " if op.results else ""
         return prefix + text + self.loc(op.loc, op.pos) if self.debuginfo else prefix + text
 
@@ -164,8 +173,20 @@ def _elements(a: DenseAttr) -> int:
     return count
 
 
-def collect_map_aliases(module: Operation) -> dict[AffineMapAttr, str]:
-    """`#map`, `#map1`, ... for the affine maps of module, in order of first use."""
+def spell_out(module: Operation) -> dict[int, Spelled]:
+    """id(op) -> what the generic form of op spells out, for the ops of
+    module whose definitions say (`OpDef.spell_out`)."""
+    out = {}
+    for op in _preorder(module):
+        d = lookup(op.name)
+        if d is not None and d.spell_out is not None:
+            out[id(op)] = d.spell_out(op)
+    return out
+
+
+def collect_map_aliases(module: Operation, spelled: Optional[dict[int, Spelled]] = None) -> dict[AffineMapAttr, str]:
+    """`#map`, `#map1`, ... for the affine maps of module (and of what the
+    generic form spells out, `spelled`), in order of first use."""
     aliases: dict[AffineMapAttr, str] = {}
     seen: set[int] = set()  # ids of the arrays and dictionaries visited (lowered IR shares them)
 
@@ -186,6 +207,11 @@ def collect_map_aliases(module: Operation) -> dict[AffineMapAttr, str]:
             for v in attrs.values():
                 if isinstance(v, _MAP_HOLDERS):
                     visit(v)
+        sp = spelled.get(id(op)) if spelled else None
+        if sp is not None:
+            for v in (*sp.properties.values(), *sp.attributes.values()):
+                if isinstance(v, _MAP_HOLDERS):
+                    visit(v)
     return aliases
 
 
@@ -204,5 +230,7 @@ def _preorder(root: Operation) -> Iterator[Operation]:
                 stack.extend(reversed(block.ops))
 
 
-def print_module(module: Operation, metadata: Sequence[str] = (), debuginfo: bool = False, elide_elements_over: Optional[int] = None) -> str:
-    return Printer(debuginfo, elide_elements_over).print_module(module, metadata)
+def print_module(
+    module: Operation, metadata: Sequence[str] = (), debuginfo: bool = False, elide_elements_over: Optional[int] = None, generic: bool = False,
+) -> str:
+    return Printer(debuginfo, elide_elements_over, generic).print_module(module, metadata)

@@ -53,7 +53,13 @@ class _Scope:
 
 
 class NameState:
-    def __init__(self, root: Operation):
+    def __init__(self, root: Operation, hints: bool = True, implicit_regions: Optional[dict[int, list[Region]]] = None):
+        """hints: use the definitions' name hints (`%cst`, `%in`); False
+        numbers every value, as MLIR's generic form does.  implicit_regions:
+        id(op) -> regions printed for an op that has none (the generic form
+        of a named linalg op)."""
+        self.hints = hints
+        implicit = implicit_regions or {}
         self.ids: dict[int, int] = {}  # id(value) -> number
         self.names: dict[int, str] = {}  # id(value) -> name
         self.groups: dict[int, list[int]] = {}  # id(op) -> starting result indices
@@ -70,7 +76,7 @@ class NameState:
             self._number_region(region)
             for block in region.blocks:
                 for op in block.ops:
-                    for nested in op.regions:
+                    for nested in op.regions or implicit.get(id(op), []):
                         work.append((nested, self.next_value, self.next_arg, self.next_conflict, self.scope))
 
     # -- numbering ------------------------------------------------------------------
@@ -96,7 +102,7 @@ class NameState:
 
     def _number_region(self, region: Region) -> None:
         parent = region.parent
-        d = lookup(parent.name) if parent is not None else None
+        d = lookup(parent.name) if parent is not None and self.hints else None
         if d is not None and d.block_arg_names is not None and region.blocks:
             entry = region.blocks[0]
             for arg, name in zip(entry.args, d.block_arg_names(parent, len(entry.args)) or ()):  # type: ignore[arg-type]
@@ -120,10 +126,10 @@ class NameState:
     def _number_op(self, op: Operation) -> None:
         if not op.results:
             return
-        d = lookup(op.name)
+        d = lookup(op.name) if self.hints else None
         if d is not None and d.result_name is not None:
             self._set_name(op.results[0], d.result_name(op))
-        elif len(op.results) > 1 and all(r.name_hint for r in op.results):
+        elif self.hints and len(op.results) > 1 and all(r.name_hint for r in op.results):
             starts = []
             for r in op.results:
                 hint = _CONFLICT_SUFFIX.sub("", r.name_hint or "")

@@ -953,10 +953,10 @@ def test_cli_errors_are_located_and_name_the_next_step(tmp_path, capsys):
     assert capsys.readouterr().err == f"convopt-run: error: could not write '{tmp_path / 'no' / 'r.npz'}': No such file or directory\n"
     raw = tmp_path / "raw.mlir"
     raw.write_text("func.func @main(%a: !torch.vtensor<[2],f32>) -> !torch.vtensor<[2],f32> {\n"
-                   "  %0 = torch.aten.sigmoid %a : !torch.vtensor<[2],f32> -> !torch.vtensor<[2],f32>\n  return %0 : !torch.vtensor<[2],f32>\n}\n")
+                   "  %0 = torch.aten.silu %a : !torch.vtensor<[2],f32> -> !torch.vtensor<[2],f32>\n  return %0 : !torch.vtensor<[2],f32>\n}\n")
     assert interp_cli.main([str(raw), "--random", "0"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"{raw}:2:8: error: the interpreter does not support 'torch.aten.sigmoid'\n")
+    assert err.startswith(f"{raw}:2:8: error: the interpreter does not support 'torch.aten.silu'\n")
     assert f"{raw}:2:8: note: convopt-run runs lowered IR: on a raw torch import run `convopt --lower-conv-bwd --torch-mlir-stages`" in err
     assert "Errno" not in err and "Traceback" not in err
 
@@ -1138,3 +1138,101 @@ def test_cat_and_index_tensor():
     c, e = run1(text, np.array([[1.0], [2.0]], np.float32), np.array([[3.0, 4.0], [5.0, 6.0]], np.float32), np.array([1, 0, 1]), np.array([2, 0, 0]))
     np.testing.assert_array_equal(c, [[1.0, 3.0, 4.0], [2.0, 5.0, 6.0]])
     np.testing.assert_array_equal(e, [6.0, 1.0, 2.0])
+
+
+def _vt(shape, dtype: str = "f32") -> str:
+    return f"!torch.vtensor<[{','.join(map(str, shape))}],{dtype}>"
+
+
+def _int_list(name: str, values) -> str:
+    """`%name = torch.prim.ListConstruct` of int constants."""
+    consts = "".join(f"  %{name}_{i} = torch.constant.int {v}\n" for i, v in enumerate(values))
+    operands = ", ".join(f"%{name}_{i}" for i in range(len(values)))
+    return consts + f"  %{name} = torch.prim.ListConstruct {operands} : ({', '.join(['!torch.int'] * len(values))}) -> !torch.list<int>\n"
+
+
+@pytest.mark.parametrize("k, stride, padding, ceil_mode, count_include_pad, divisor", [
+    ([3], [2], [1], False, True, None),
+    ([2, 3], [2, 2], [1, 1], True, False, None),
+    ([3, 3], [2, 1], [1, 0], True, True, None),
+    ([3, 2], [1, 2], [0, 1], False, True, 5),
+    ([2, 3, 3], [2, 2, 1], [1, 1, 0], True, False, None),
+    ([2, 2, 2], [1, 2, 2], [0, 1, 1], False, True, None),
+])
+def test_avg_pool_is_pytorchs(k, stride, padding, ceil_mode, count_include_pad, divisor):
+    """aten.avg_pool1d/2d/3d: every window's sum over the zero padding,
+    divided by the window size clipped to the padded input or to the input
+    (count_include_pad), or by divisor_override; ceil_mode's extra windows."""
+    import torch
+
+    n = len(k)
+    shape = (2, 3, 5, 7, 6)[: 2 + n]
+    x = np.random.default_rng(n).standard_normal(shape).astype(np.float32)
+    pool = {1: torch.nn.functional.avg_pool1d, 2: torch.nn.functional.avg_pool2d, 3: torch.nn.functional.avg_pool3d}[n]
+    extra = {} if n == 1 else {"divisor_override": divisor}
+    want = pool(torch.tensor(x), k, stride, padding, ceil_mode, count_include_pad, **extra).numpy()
+    div = "" if n == 1 else (", %div" if divisor else ", %none")
+    div_type = "" if n == 1 else ", !torch.int" if divisor else ", !torch.none"
+    body = (_int_list("k", k) + _int_list("s", stride) + _int_list("p", padding)
+            + f"  %ceil = torch.constant.bool {str(ceil_mode).lower()}\n  %cip = torch.constant.bool {str(count_include_pad).lower()}\n"
+            + f"  %none = torch.constant.none\n  %div = torch.constant.int {divisor or 1}\n"
+            + f"  %y = torch.aten.avg_pool{n}d %x, %k, %s, %p, %ceil, %cip{div} : {_vt(shape)}, !torch.list<int>, !torch.list<int>, "
+            + f"!torch.list<int>, !torch.bool, !torch.bool{div_type} -> {_vt(want.shape)}\n")
+    text = f"func.func @main(%x: {_vt(shape)}) -> {_vt(want.shape)} {{\n{body}  return %y : {_vt(want.shape)}\n}}\n"
+    np.testing.assert_allclose(run1(text, x)[0], want, rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("padding, ceil_mode", [(0, False), (1, True)])
+def test_max_pool3d_with_indices_and_backward_are_pytorchs(padding, ceil_mode):
+    """Indices flat over (d, h, w) as PyTorch numbers them; the backward
+    scatters through them."""
+    import torch
+
+    x = np.random.default_rng(2).standard_normal((2, 2, 5, 6, 7)).astype(np.float32)
+    x[0, 0, 0, 0, :2] = 5.0  # a tie: the first maximum's index
+    tx = torch.tensor(x, requires_grad=True)
+    y, idx = torch.nn.functional.max_pool3d(tx, (2, 3, 3), (1, 2, 2), padding, 1, ceil_mode=ceil_mode, return_indices=True)
+    g = torch.randn(y.shape, generator=torch.Generator().manual_seed(0))
+    y.backward(g)
+    Y, I, X = _vt(y.shape), _vt(y.shape, "si64"), _vt(x.shape)
+    L = "!torch.list<int>"
+    body = (_int_list("k", [2, 3, 3]) + _int_list("s", [1, 2, 2]) + _int_list("p", [padding] * 3) + _int_list("d", [1, 1, 1])
+            + f"  %ceil = torch.constant.bool {str(ceil_mode).lower()}\n"
+            + f"  %y, %i = torch.aten.max_pool3d_with_indices %x, %k, %s, %p, %d, %ceil : {X}, {L}, {L}, {L}, {L}, !torch.bool -> {Y}, {I}\n"
+            + f"  %gx = torch.aten.max_pool3d_with_indices_backward %g, %x, %k, %s, %p, %d, %ceil, %i : {Y}, {X}, {L}, {L}, {L}, {L}, !torch.bool, {I} -> {X}\n")
+    text = f"func.func @main(%x: {X}, %g: {Y}) -> ({Y}, {I}, {X}) {{\n{body}  return %y, %i, %gx : {Y}, {I}, {X}\n}}\n"
+    got_y, got_i, got_g = run1(text, x, g.numpy())
+    np.testing.assert_array_equal(got_y, y.detach().numpy())
+    np.testing.assert_array_equal(got_i, idx.numpy())
+    np.testing.assert_allclose(got_g, tx.grad.numpy(), rtol=1e-6)
+
+
+def test_split_unpack_and_elementwise_torch_ops():
+    """split_with_sizes then prim.ListUnpack (shufflenet's channel split),
+    tanh, sigmoid, full_like, empty_like's shape and NumToTensor."""
+    A, B, C = _vt([2, 1]), _vt([2, 3]), _vt([2, 4])
+    text = f"""func.func @main(%x: {C}) -> ({A}, {B}, {A}, {A}, {A}, {A}, !torch.vtensor<[],f32>) {{
+  %int1 = torch.constant.int 1
+  %int3 = torch.constant.int 3
+  %f = torch.constant.float 2.500000e+00
+  %none = torch.constant.none
+  %sizes = torch.prim.ListConstruct %int1, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+  %parts = torch.aten.split_with_sizes %x, %sizes, %int1 : {C}, !torch.list<int>, !torch.int -> !torch.list<vtensor>
+  %a, %b = torch.prim.ListUnpack %parts : !torch.list<vtensor> -> {A}, {B}
+  %t = torch.aten.tanh %a : {A} -> {A}
+  %s = torch.aten.sigmoid %a : {A} -> {A}
+  %full = torch.aten.full_like %a, %f, %none, %none, %none, %none, %none : {A}, !torch.float, !torch.none, !torch.none, !torch.none, !torch.none, !torch.none -> {A}
+  %e = torch.aten.empty_like %a, %none, %none, %none, %none, %none : {A}, !torch.none, !torch.none, !torch.none, !torch.none, !torch.none -> {A}
+  %n = torch.prim.NumToTensor.Scalar %f : !torch.float -> !torch.vtensor<[],f32>
+  return %a, %b, %t, %s, %full, %e, %n : {A}, {B}, {A}, {A}, {A}, {A}, !torch.vtensor<[],f32>
+}}
+"""
+    x = np.array([[-90.0, 1.0, 2.0, 3.0], [0.5, 4.0, 5.0, 6.0]], np.float32)
+    a, b, t, s, full, e, n = run1(text, x)
+    np.testing.assert_array_equal(a, x[:, :1])
+    np.testing.assert_array_equal(b, x[:, 1:])
+    np.testing.assert_allclose(t, np.tanh(x[:, :1]), rtol=1e-6)
+    np.testing.assert_allclose(s, 1 / (1 + np.exp(-x[:, :1].astype(np.float64))), rtol=1e-6, atol=1e-30)
+    np.testing.assert_array_equal(full, np.full((2, 1), 2.5, np.float32))
+    assert e.shape == (2, 1) and e.dtype == np.float32
+    assert n.shape == () and n == 2.5

@@ -1,7 +1,7 @@
 // Ops in MLIR's generic form: those convopt has no custom form for keep the
 // generic form with their properties <{...}>, regions, block arguments and
-// attribute dictionaries; an op convopt knows keeps the generic form when it
-// carries properties its custom form would drop.
+// attribute dictionaries; an op convopt knows reads its inherent attributes
+// from <{...}> (arith.addf's fastmath below) and prints in its custom form.
 // RUN: %convopt %s | FileCheck %s
 // RUN: %convopt %s | %mlir-verify
 // RUN: %convopt %s | %convopt | FileCheck %s
@@ -13,7 +13,7 @@ func.func @regions(%init: f32, %n: index, %cond: i1) -> f32 {
   %c1 = arith.constant 1 : index
   // CHECK:      %[[FOR:.*]] = "scf.for"(%c0, %arg1, %c1, %arg0) ({
   // CHECK-NEXT: ^bb0(%arg3: index, %arg4: f32):
-  // CHECK-NEXT:   %[[ADD:.*]] = "arith.addf"(%arg4, %arg4) <{fastmath = #arith.fastmath<fast>}> : (f32, f32) -> f32
+  // CHECK-NEXT:   %[[ADD:.*]] = arith.addf %arg4, %arg4 {fastmath = #arith.fastmath<fast>} : f32
   // CHECK-NEXT:   scf.yield %[[ADD]] : f32
   // CHECK-NEXT: }) : (index, index, index, f32) -> f32
   %sum = "scf.for"(%c0, %n, %c1, %init) ({
