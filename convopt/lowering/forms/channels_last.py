@@ -217,7 +217,7 @@ def _depth_split(em: Emitter, b: Value, w: Value, rels: Sequence[Rel], acc_type:
                 target = em.extract_slice(acc, at, sizes, ones)
                 added = em.generic([part], [target], [AffineMap.identity(4)] * 2, ["parallel"] * 4, lambda bb, x: [arith.same_type(bb, arith.ADDF, x[1], x[0])])[0]
                 acc = em.insert_slice(added, acc, at, sizes, ones)
-            stats.add(len(s0) * shape[-1] * math.prod(inner) * math.prod(r.k for r in rest))  # type: ignore[operator]
+            stats.add(len(s0) * shape[-1] * math.prod(inner) * math.prod(r.k for r in rest))  # type: ignore[operator,arg-type]
         sizes = [1, first.Ns, *inner]
         out = em.insert_slice(em.expand(acc, fold, sizes), out, [n, 0, 0, 0, 0], sizes, [1] * 5)
     stats.form = _DENSE[2]
