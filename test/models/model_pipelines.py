@@ -208,3 +208,15 @@ def workdir(root: Path, *parts: str) -> Path:
     path = root.joinpath(*parts)
     os.makedirs(path, exist_ok=True)
     return path
+
+
+def result_errors(names: list[str], got: list[np.ndarray], ref: list[np.ndarray]) -> dict[str, float]:
+    """Relative error per floating-point result; integer results must be exact."""
+    errors: dict[str, float] = {}
+    for res_name, g, r in zip(names, got, ref):
+        assert g.shape == r.shape, f"{res_name}: shape {g.shape} != {r.shape}"
+        if np.issubdtype(r.dtype, np.integer):
+            assert np.array_equal(g, r), f"{res_name}: {g} != {r}"
+            continue
+        errors[res_name] = relative_error(g, r)
+    return errors

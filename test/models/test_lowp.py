@@ -113,11 +113,11 @@ def test_lowp_step(name: str, dtype: str, tmp_path: Path) -> None:
     got = mp.run_vmfb(vmfb, args)
     names = MODELS[name].result_names()
     assert len(got) == len(ref) == len(names), f"{len(got)} results, expected {len(ref)}"
-    errors = result_errors(names, got, ref)
+    errors = mp.result_errors(names, got, ref)
     floor = {k: e for k, e in zip(names, eager) if k in errors}
     try:
         raw_vmfb, _ = mp.compile_vmfb(mp.Lowered(raw, "torch"), mp.workdir(tmp_path, "raw"))
-        own: dict[str, float] | None = result_errors(names, mp.run_vmfb(raw_vmfb, args), ref)
+        own: dict[str, float] | None = mp.result_errors(names, mp.run_vmfb(raw_vmfb, args), ref)
     except mp.StepFailed:
         own = None  # IREE cannot lower the raw import (transposed backward, torch-mlir's invalid forward IR)
     tol = TOLERANCE[dtype]
@@ -136,18 +136,6 @@ def test_lowp_step(name: str, dtype: str, tmp_path: Path) -> None:
     bad = {k: v for k, v in errors.items() if v > limit[k]}
     assert not bad, f"{name} {dtype}: relative errors above the limit: " + ", ".join(
         f"{k} {v:.3g} (limit {limit[k]:.3g}, IREE's own {own[k] if own else float('nan'):.3g}, eager {floor[k]:.3g})" for k, v in bad.items())
-
-
-def result_errors(names: list[str], got: list[np.ndarray], ref: list[np.ndarray]) -> dict[str, float]:
-    """Relative error per floating-point result; integer results must be exact."""
-    errors: dict[str, float] = {}
-    for res_name, g, r in zip(names, got, ref):
-        assert g.shape == r.shape, f"{res_name}: shape {g.shape} != {r.shape}"
-        if np.issubdtype(r.dtype, np.integer):
-            assert np.array_equal(g, r), f"{res_name}: {g} != {r}"
-            continue
-        errors[res_name] = mp.relative_error(g, r)
-    return errors
 
 
 @functools.cache

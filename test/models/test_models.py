@@ -171,13 +171,7 @@ def test_model(name: str, pipeline: str, tmp_path: Path, vmfb_cache: Path, reque
 
     names = spec.result_names()
     assert len(got) == len(ref) == len(names), f"{len(got)} results, expected {len(ref)}"
-    errors = {}
-    for res_name, g, r in zip(names, got, ref):
-        assert g.shape == r.shape, f"{res_name}: shape {g.shape} != {r.shape}"
-        if np.issubdtype(r.dtype, np.integer):
-            assert np.array_equal(g, r), f"{res_name}: {g} != {r}"
-            continue
-        errors[res_name] = mp.relative_error(g, r)
+    errors = mp.result_errors(names, got, ref)
     worst = max(errors, key=errors.__getitem__)
     print(f"{name} / {pipeline}: {n_conv} convolution_backward, max relative error {errors[worst]:.2e} ({worst}), "
           f"float32 eager {eager_error:.2e}; " + ", ".join(f"{k} {v:.1f}s" for k, v in times.items()))
