@@ -32,7 +32,16 @@ def tool(name, required=True):
     return path
 
 
-config.substitutions.append(("%convopt", tool("convopt")))
+convopt = tool("convopt")
+if "PYTHONPATH" in config.environment:
+    # lit's out-of-process builtins (`diff`, `cat`) set PYTHONPATH to lit's own
+    # folder for every later command of the test (lit 23's TestRunner), so a
+    # worktree's convopt after a `diff` would be the main checkout's: each
+    # convopt gets ours explicitly.
+    import shlex
+
+    convopt = f"env PYTHONPATH={shlex.quote(config.environment['PYTHONPATH'])} {convopt}"
+config.substitutions.append(("%convopt", convopt))
 config.substitutions.append(("FileCheck", tool("filecheck")))
 # %mlir-verify: real MLIR tools must accept the IR.  Without torch-mlir-opt
 # (e.g. a checkout without the test extras) the FileCheck tests still run;

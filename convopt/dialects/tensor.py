@@ -31,8 +31,14 @@ RESHAPE = "tensor.reshape"
 GENERATE = "tensor.generate"
 
 
-def _static(values: object) -> Sequence[int]:
-    assert isinstance(values, DenseArrayAttr)
+def _required_static(op: Operation, name: str) -> Sequence[int]:
+    """The i64 array attribute `name` of a slice or pad op, which the generic
+    form can leave out or misspell (the custom form always has it)."""
+    values = op.attributes.get(name)
+    if values is None:
+        raise fail(op, f"requires attribute '{name}'")
+    if not isinstance(values, DenseArrayAttr) or values.element_type != i64:
+        raise fail(op, f"attribute '{name}' failed to satisfy constraint: i64 dense array attribute")
     return values.values
 
 
@@ -148,9 +154,7 @@ def _fits_pad(op: Operation) -> bool:
 
 
 def _slice_shape(op: Operation, source: RankedTensorType, result: RankedTensorType) -> None:
-    offsets = _static(op.attributes.get("static_offsets"))
-    sizes = _static(op.attributes.get("static_sizes"))
-    strides = _static(op.attributes.get("static_strides"))
+    offsets, sizes, strides = (_required_static(op, name) for name in SLICE_ATTRS)
     rank = len(source.shape)
     if not (len(offsets) == len(sizes) == len(strides) == rank):
         raise fail(op, f"expected {rank} offset, size and stride values")
@@ -193,7 +197,7 @@ def _verify_insert_slice(op: Operation) -> None:
 def _verify_pad(op: Operation) -> None:
     src = ranked(op, op.operands[0].type, "its source")
     res = ranked(op, op.results[0].type, "its result")
-    low, high = _static(op.attributes.get("static_low")), _static(op.attributes.get("static_high"))
+    low, high = (_required_static(op, name) for name in PAD_ATTRS)
     if not (len(low) == len(high) == src.rank == res.rank):
         raise fail(op, "expects low and high padding for every dimension")
     for i, (lo, hi, s, r) in enumerate(zip(low, high, src.shape, res.shape)):

@@ -229,3 +229,14 @@ def test_host_never_picks_miscompiled_tiles():
     for flags in ("avx2 fma", "avx2 fma avx512f", "avx2 fma avx512f avx512_bf16", "sse2"):
         table = host_tiles(CPUINFO.format(flags=flags))
         assert miscompiled_tiles(table, frozenset(flags.split()) | {"fpu", "sse2", "avx2"}) == ()
+
+
+def test_tile_warnings_come_in_program_order(monkeypatch):
+    """One warning per convolution_backward of a function, in the order of
+    the source (not the order of a set of ops, which follows their addresses)."""
+    monkeypatch.setattr("convopt.lowering.patterns.options.read_host_flags", lambda: frozenset({"avx2", "fma"}))
+    text = (Path(__file__).resolve().parents[2] / "test" / "models" / "unet.mlir").read_text()
+    out, diags = _lower_with_diagnostics(text, AVX512)
+    lines = [int(d.render().split(":")[1]) for d in diags if d.severity == "warning"]
+    assert out is not None and len(lines) == out.count("linalg.mmt4d") >= 4
+    assert lines == sorted(lines)

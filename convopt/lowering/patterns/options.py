@@ -88,10 +88,10 @@ class KernelPass(Pass):
         object.__setattr__(self, "_choices", choices)
         object.__setattr__(self, "_hazards", tile_hazards(choices))
 
-    def packed_ops(self, op: Operation) -> set[Operation]:
-        """The linalg.mmt4d ops under op, where tiles may be miscompiled
-        (else none: nothing to warn about)."""
-        return {o for o in op.walk() if o.name == "linalg.mmt4d"} if self._hazards else set()  # type: ignore[attr-defined]
+    def packed_ops(self, op: Operation) -> list[Operation]:
+        """The linalg.mmt4d ops under op in program order, where tiles may be
+        miscompiled (else none: nothing to warn about)."""
+        return [o for o in op.walk() if o.name == "linalg.mmt4d"] if self._hazards else []  # type: ignore[attr-defined]
 
     @contextlib.contextmanager
     def warning_miscompiled_tiles(self, op: Operation, ctx: PassContext) -> Iterator[None]:
@@ -100,10 +100,12 @@ class KernelPass(Pass):
         wrong results for this machine's CPU (the device class `cpu` says
         nothing of the target CPU: the machine convopt runs on is the
         evidence; packed.MAX_N0_WITHOUT_AVX512)."""
-        before = self.packed_ops(op)
+        before = set(self.packed_ops(op))
         yield
         hazards: TileTable = self._hazards  # type: ignore[attr-defined]
-        for mm in self.packed_ops(op) - before:
+        # in program order: a set's order follows the ops' addresses, which
+        # made the order of the warnings change from run to run
+        for mm in (o for o in self.packed_ops(op) if o not in before):
             n0 = ranked(mm.operands[1].type).shape[2]
             for t in hazards:
                 if t.element == str(ranked(mm.operands[0].type).element_type) and t.n0 == n0:
