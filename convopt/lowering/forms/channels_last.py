@@ -97,12 +97,28 @@ def channels_last_fits(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) ->
     else:
         kinds = (Kind.SCATTER, Kind.GATHER) if len(rels) == 3 and all(r.K != 1 for r in rels) else (Kind.SCATTER,)
         fits = g == 1 and ca > 1 and cb > 1 and kind in kinds and unit_stride and any(r.K != 1 for r in rels)  # type: ignore[operator]
-    useful = executed = flip = 1
-    for i, r in enumerate(rels):
+    useful = flip = 1
+    for r in rels:
         useful *= r.useful()
-        executed *= r.useful() if i == 0 and len(rels) == 3 else padded_pairs(kind, r)  # 3-D: exact in depth (_depth_split)
         flip *= r.k
+    executed = window_pairs(kind, rels, splits_depth(len(rels), is_depthwise(roles)))
     return fits and executed > 0 and useful >= MIN_EFFICIENCY * executed and (kind != Kind.SCATTER or flip <= MAX_FLIP_FRACTION * useful * n)  # type: ignore[operator]
+
+
+def splits_depth(nd: int, depthwise: bool) -> bool:
+    """Whether the kernel's named convolutions are _depth_split's (dense 3-D)."""
+    return nd == 3 and not depthwise
+
+
+def window_pairs(kind: Kind, rels: Sequence[Rel], split: bool) -> int:
+    """The (position, tap) pairs the channels-last convolutions execute:
+    per dim those of the window over the zero-padded operand (padded_pairs),
+    but exactly the in-bounds ones of the first dim where split
+    (_depth_split)."""
+    pairs = 1
+    for i, r in enumerate(rels):
+        pairs *= r.useful() if split and i == 0 else padded_pairs(kind, r)
+    return pairs
 
 
 SCATTER_MATMUL_TYPES = ("bf16",)
@@ -163,7 +179,7 @@ def named_conv(em: Emitter, b: Value, w: Value, rels: Sequence[Rel], acc_type: F
     nd = len(rels)
     depthwise = ranked(w.type).rank == nd + 1
     name = (_DEPTHWISE if depthwise else _DENSE)[nd]
-    if nd == 3 and not depthwise:
+    if splits_depth(nd, depthwise):
         return _depth_split(em, b, w, rels, acc_type, stats)
     b = window(em, b, 1, rels)
     shape, w_shape = em.shape(b), em.shape(w)
@@ -200,17 +216,17 @@ def _depth_split(em: Emitter, b: Value, w: Value, rels: Sequence[Rel], acc_type:
     inner = [r.Ns for r in rest] + [w_shape[-1]]
     attrs: dict[str, Attribute] = {"dilations": ints_attr([r.D for r in rest]), "strides": ints_attr([r.S for r in rest])}
     fold, ones = [[0, 1], [2], [3], [4]], [1] * 4
-    taps = sorted((len(valid_s(first, k)) != first.Ns, k) for k in range(first.k) if valid_s(first, k))  # whole ones first
+    reach = [(k, valid_s(first, k)) for k in range(first.k)]
+    taps = sorted(((k, s0) for k, s0 in reach if s0), key=lambda t: len(t[1]) != first.Ns)  # whole ones first
     out = em.empty([shape[0], first.Ns, *inner], acc_type)
     for n in range(shape[0]):  # type: ignore[arg-type]
         acc = em.zeros([first.Ns, *inner], acc_type)
-        for partial, k0 in taps:
-            s0 = valid_s(first, k0)
+        for k0, s0 in taps:
             slab = em.extract_slice(b, [n, first.S * s0.start + first.D * k0 - first.P, 0, 0, 0], [1, len(s0), *shape[2:]], [1, first.S, 1, 1, 1])
             kernel = em.extract_slice(w, [k0, 0, 0, 0, 0], [1, *w_shape[1:]], [1] * 5)
             ins = [em.collapse(slab, fold), em.collapse(kernel, fold)]
             at, sizes = [s0.start, 0, 0, 0], [len(s0), *inner]
-            if not partial:
+            if len(s0) == first.Ns:
                 acc = em.structured(_DENSE[2], ins, [acc], attrs)[0]
             else:
                 part = em.structured(_DENSE[2], ins, [em.zeros(sizes, acc_type)], attrs)[0]

@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import Optional
 
 from ...ir.core import Value
-from ..kernel.cost import Work, element_bytes, padded_pairs, size
+from ..kernel.cost import Work, element_bytes, size
 from ..kernel.emit import Emitter
 from ..kernel.relation import Kind, Rel, valid_s
 from ..kernel.request import KernelRequest, KernelStats
 from ..kernel.roles import from_roles
-from .channels_last import channels_last_fits, emit_channels_last_kernel, is_depthwise
+from .channels_last import channels_last_fits, emit_channels_last_kernel, is_depthwise, splits_depth, window_pairs
 from .named import emit_named_gather, named_conv_name
 from .registry import FormDef, Variant, register
 
@@ -64,10 +64,10 @@ def named_work(req: KernelRequest) -> Work:
     that dim's in-bounds (position, tap) pairs.  A channels-first named gather
     (forced `named` only) counts the same."""
     n, g, ca, cb = (size(req.roles[x]) for x in ("n", "g", "ca", "cb"))
-    split = len(req.rels) == 3 and not is_depthwise(req.roles) and channels_last(req)
-    pairs = small = big = 1
-    for i, r in enumerate(req.rels):
-        pairs *= r.useful() if split and i == 0 else padded_pairs(req.kind, r)
+    split = splits_depth(len(req.rels), is_depthwise(req.roles)) and channels_last(req)
+    pairs = window_pairs(req.kind, req.rels, split)
+    small = big = 1
+    for r in req.rels:
         small, big = small * size(r.Ns), big * size(r.Nb)
     convs = _split_dispatches(req.rels[0], n) if split else 1
     rate = "named" if not is_depthwise(req.roles) else "named_weight" if req.kind == Kind.WEIGHT else "named_depthwise"
