@@ -46,7 +46,7 @@ def main() -> None:
     baseline = bm.add_baseline(args.ref)
     pair = {"tree": bm.VARIANTS["convopt fwd + IREE"][0], args.ref: bm.VARIANTS[baseline][0]}
     names = [n for n in args.models.split(",") if n] or list(bm.MODELS)
-    print(f"model                 tree ms  {args.ref:>8s} ms  tree/{args.ref} [quartiles]   dispatches tree/{args.ref}   max rel err")
+    print(f"model                 tree ms  {args.ref:>8s} ms  tree/{args.ref} [quartiles]   linalg ops tree/{args.ref}   max rel err")
     with tempfile.TemporaryDirectory(prefix="convopt-ab-") as tmp:
         for name in names:
             spec = bm.MODELS[name]

@@ -45,6 +45,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "test", "e2e"))
 
+import baseline  # noqa: E402
 import harness  # noqa: E402
 from load import QUIET, OthersBusy, paused, wait_quiet  # noqa: E402
 
@@ -103,26 +104,13 @@ def torch_mlir(text: str, pipeline: str) -> str:
 
 
 def baseline_lower(text: str, ref: str) -> str:
-    """convopt --lower-conv-bwd as committed at git `ref` (extracted once)."""
+    """convopt --lower-conv-bwd as committed at git `ref` (baseline.py)."""
     import subprocess
-    import tempfile
 
-    root = _BASELINES.get(ref)
-    if root is None:
-        root = tempfile.mkdtemp(prefix="convopt-baseline-")
-        repo = os.path.join(HERE, "..")
-        archive = subprocess.run(["git", "-C", repo, "archive", ref, "convopt"], capture_output=True, check=True).stdout
-        subprocess.run(["tar", "-x", "-C", root], input=archive, check=True)
-        _BASELINES[ref] = root
-    env = dict(os.environ, PYTHONPATH=root)
-    code = "import sys; from convopt.cli import entry; sys.argv[0] = 'convopt'; entry()"
-    proc = subprocess.run([sys.executable, "-c", code, "--lower-conv-bwd"], input=text, capture_output=True, text=True, env=env, cwd=root)
+    proc = subprocess.run([*baseline.command(ref), "--lower-conv-bwd"], input=text, capture_output=True, text=True)
     if proc.returncode:
         raise RuntimeError(proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "convopt failed")
     return proc.stdout
-
-
-_BASELINES: dict[str, str] = {}
 
 
 def timed_module(text: str, threads: int, flags: tuple[str, ...] = (), target: str = "host"):

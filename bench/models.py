@@ -106,6 +106,7 @@ MODELS_DIR = HERE.parent / "test" / "models"
 sys.path.insert(0, str(MODELS_DIR))
 sys.path.insert(0, str(HERE.parent / "test" / "e2e"))  # harness: one convolution_backward as torch IR (--ops)
 
+import baseline  # noqa: E402
 from load import QUIET, OthersBusy, children_cpu, paused, wait_quiet  # noqa: E402
 from model_zoo import _CONVS, MODELS, ModelSpec  # noqa: E402
 
@@ -163,16 +164,11 @@ BASELINE_TOOLS: dict[str, str] = {}
 
 def add_baseline(ref: str) -> str:
     """The variant "convopt fwd + IREE @REF": the README recipe with convopt
-    as committed at git ref (its convopt/ extracted to a temporary
-    directory), so that a change is timed against what it replaces in the
-    same interleaved run.  Returns the variant's name."""
-    root = tempfile.mkdtemp(prefix="convopt-baseline-")
-    archive = subprocess.run(["git", "-C", str(HERE.parent), "archive", ref, "convopt"], capture_output=True, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", root], input=archive, check=True)
-    script = Path(root) / "convopt-at-ref"
-    # root first on sys.path: `-c` puts the working directory (the checkout's root, whose convopt/ is the new one) before PYTHONPATH
-    code = f"import sys; sys.path.insert(0, {root!r}); from convopt.cli import entry; sys.argv[0] = 'convopt'; entry()"
-    script.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -c {shlex.quote(code)} "$@"\n')
+    as committed at git ref (baseline.py), so that a change is timed
+    against what it replaces in the same interleaved run.  Returns the
+    variant's name."""
+    script = Path(baseline.extracted(ref)) / "convopt-at-ref"
+    script.write_text(f"#!/bin/sh\nexec {shlex.join(baseline.command(ref))} \"$@\"\n")
     script.chmod(0o755)
     BASELINE_TOOLS[f"convopt@{ref}"] = str(script)
     STAGES[f"convopt-fwd(raw)@{ref}"] = (f"convopt@{ref}", STAGES["convopt-fwd(raw)"][1], "raw")
