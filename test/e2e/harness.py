@@ -469,6 +469,7 @@ def named_matrix() -> list[Config]:
         C("2d_basic"),
         C("1d_basic", 1, spatial=11),
         C("3d_basic", 3, spatial=5, cin=2, cout=3),
+        C("3d_depth_split", 3, spatial=(3, 16, 16), cin=4, cout=8),  # grad_input as 2-D convolutions per depth tap (channels_last._depth_split)
         C("2d_stride2", stride=2, spatial=8),
         C("2d_stride3_uneven", stride=3, spatial=10),
         C("2d_stride_mixed", stride=(2, 3), spatial=(9, 10)),
