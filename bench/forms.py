@@ -5,7 +5,7 @@ convolution of those models of test/models) and each of its gradients alone
 (grad_input, grad_weight: one output_mask entry each, so that a form applies
 to one kernel), the candidate forms
 
-    --conv-form=generic|im2col|named|auto  x  --peel=auto|never
+    --conv-form=generic|im2col|named|taps|auto  x  --peel=auto|never
 
 are lowered by convopt, compiled by IREE for each target CPU of
 --target-cpu (host: this AVX-512 machine; znver2: AVX2 code, which runs
@@ -40,7 +40,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "test", "models"))
 import emitted  # noqa: E402
 import harness  # noqa: E402
 
-FORMS = ("generic", "im2col", "named")
+FORMS = ("generic", "im2col", "named", "taps")
 PEELS = ("auto", "never")
 GRADIENTS = ("grad_input", "grad_weight")
 

@@ -110,6 +110,7 @@ FORMS = {
     "im2col": ("--lower-conv-bwd", "--conv-form=im2col"),
     "im2col-decomposed": ("--lower-conv-bwd", "--backend-legal-ops=", "--conv-form=im2col"),
     "named-decomposed": ("--lower-conv-bwd", "--backend-legal-ops=", "--conv-form=named"),
+    "taps": ("--lower-conv-bwd", "--conv-form=taps"),
 }
 
 

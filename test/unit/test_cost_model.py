@@ -14,6 +14,7 @@ from convopt.lowering.forms import registry
 from convopt.lowering.forms.generic_form import compact, generic_variants, generic_work
 from convopt.lowering.forms.matmul_forms import im2col_variants, im2col_work
 from convopt.lowering.forms.named_form import named_work
+from convopt.lowering.forms.tap_matmul import taps_fits, taps_work
 from convopt.lowering.kernel.cost import FIELDS, FITTED_MIN_MACS, Costs, Work, dim_work, inserts, output_elements, within_fit
 from convopt.lowering.kernel.device import AVX2_COSTS, AVX512_COSTS, CPU_COSTS, PROFILES, Device
 from convopt.lowering.kernel.relation import Kind, Rel, Strategy
@@ -80,6 +81,31 @@ def test_named_work_reads_the_padded_windows():
     assert work.named == 2 * 8 * 16 * (56 * 3) ** 2 and work.dispatch == 4
     assert named_work(request(Kind.GATHER, 2, 16, 1, 1, SAME_3X3)).named_depthwise > 0
     assert named_work(request(Kind.WEIGHT, 2, 16, 1, 1, SAME_3X3)).named_weight > 0
+
+
+def test_taps_work_is_exact_with_one_product_per_reaching_tap():
+    # 3x1x1 weight kernel, depth 4 padded by 1: taps 0 and 2 reach 3 slabs, tap 1 all 4
+    rels = [Rel(S=1, D=1, P=1, K=3, Ns=4, Nb=4), Rel(S=1, D=1, P=0, K=1, Ns=5, Nb=5), Rel(S=1, D=1, P=0, K=1, Ns=5, Nb=5)]
+    work = taps_work(request(Kind.WEIGHT, 2, 1, 8, 4, rels))
+    assert work.matmul == 2 * 8 * 4 * 25 * (3 + 4 + 3)  # = useful multiply-adds (lit taps.mlir: 16000)
+    assert work.matmul_op == 3 and work.dispatch == 4 and work.copy_byte == 4 * 3 * 2 * 8 * 4
+    # padding 2 on depth 1 with 5 taps: only the middle tap reaches the input
+    lone = taps_work(request(Kind.WEIGHT, 2, 1, 8, 4, [Rel(S=1, D=1, P=2, K=5, Ns=1, Nb=1)]))
+    assert lone.matmul_op == 1 and lone.matmul == 2 * 8 * 4
+
+
+def test_taps_fits_kernels_whose_other_dims_are_identities():
+    depth = Rel(S=1, D=1, P=1, K=3, Ns=4, Nb=4)
+    same = Rel(S=1, D=1, P=0, K=1, Ns=5, Nb=5)
+    assert taps_fits(request(Kind.WEIGHT, 2, 1, 8, 4, [depth, same, same]))
+    assert taps_fits(request(Kind.WEIGHT, 2, 1, 8, 4, [Rel(S=2, D=1, P=1, K=3, Ns=4, Nb=8)]))  # 1-D: a strided view
+    assert not taps_fits(request(Kind.WEIGHT, 2, 1, 8, 4, [Rel(S=2, D=1, P=1, K=3, Ns=2, Nb=4), same]))  # strided with an inner dim
+    assert not taps_fits(request(Kind.WEIGHT, 2, 1, 8, 4, SAME_3X3))  # taps along an inner dim: no view
+    assert not taps_fits(request(Kind.WEIGHT, 2, 1, 8, 4, [Rel(S=1, D=1, P=0, K=3, Ns=3, Nb=5), Rel(S=1, D=1, P=0, K=1, Ns=4, Nb=6)]))
+    assert not taps_fits(request(Kind.WEIGHT, 2, 2, 8, 4, [depth, same, same]))  # grouped
+    assert not taps_fits(request(Kind.GATHER, 2, 1, 8, 4, [depth, same, same]))  # weight kernels only
+    assert not taps_fits(request(Kind.WEIGHT, 2, 1, 8, 4, [Rel(S=1, D=1, P=4, K=9, Ns=8, Nb=8)]))  # more than MAX_TAPS
+    assert not registry.form("taps").candidate(request(Kind.WEIGHT, 2, 1, 8, 4, [depth, same, same], device=Device.GPU))
 
 
 def test_variants_offered():

@@ -153,12 +153,14 @@ def test_a_wrong_form_is_caught(toy, monkeypatch):
 
 
 def test_builtin_forms_register_themselves():
-    assert registry.names()[: len(registry.BUILTIN) + 1] == ("auto", "generic", "named", "im2col")
+    assert registry.names()[: len(registry.BUILTIN) + 1] == ("auto", "generic", "named", "im2col", "taps")
     forms = registry.by_priority()
-    assert [f.name for f in forms if f.name in registry.BUILTIN] == ["named", "im2col", "generic"]
+    assert [f.name for f in forms if f.name in registry.BUILTIN] == ["named", "im2col", "taps", "generic"]
     assert forms[-1].name == registry.FALLBACK
     for name in registry.BUILTIN:
-        assert registry.form(name).name == name and registry.form(name).kinds == frozenset(Kind)
+        assert registry.form(name).name == name
+    assert all(registry.form(name).kinds == frozenset(Kind) for name in ("generic", "named", "im2col"))
+    assert registry.form("taps").kinds == frozenset({Kind.WEIGHT})  # weight kernels only: a forced taps gathers by FALLBACK
 
 
 def request(kind: Kind, n: int, g: int, ca: int, cb: int, rels: list[Rel], form: str = "auto", channels_last: bool = True) -> KernelRequest:
@@ -199,15 +201,15 @@ def test_a_form_serves_only_its_kernels(toy, monkeypatch):
 def test_a_registered_form_is_a_choice_everywhere(toy):
     assert registry.names()[-1] == "toy"
     assert KernelPass(conv_form="toy").choices.form == "toy"
-    assert "[auto|generic|named|im2col|toy]" in CliRunner().invoke(main, ["--help"]).stdout
+    assert "[auto|generic|named|im2col|taps|toy]" in CliRunner().invoke(main, ["--help"]).stdout
     assert "linalg.generic" in api.lower(harness.torch_ir(ROWS["2d_basic"]), conv_form="toy")
 
 
 def test_an_unregistered_form_is_refused(tmp_path):
     assert "toy" not in registry.names()
-    with pytest.raises(ValueError, match="conv-form must be one of auto, generic, named, im2col, not 'toy'"):
+    with pytest.raises(ValueError, match="conv-form must be one of auto, generic, named, im2col, taps, not 'toy'"):
         KernelPass(conv_form="toy")
-    with pytest.raises(ValueError, match="conv_form must be one of auto, generic, named, im2col, not 'toy'"):
+    with pytest.raises(ValueError, match="conv_form must be one of auto, generic, named, im2col, taps, not 'toy'"):
         api.lower("", conv_form="toy")
     path = tmp_path / "in.mlir"
     path.write_text(harness.torch_ir(ROWS["2d_basic"]))

@@ -512,6 +512,7 @@ PATHS = {
     "named": ("--lower-conv-bwd", "--conv-form=named"),
     "named-decomposed": ("--lower-conv-bwd", "--backend-legal-ops=", "--conv-form=named"),
     "generic": ("--lower-conv-bwd", "--conv-form=generic"),
+    "taps": ("--lower-conv-bwd", "--conv-form=taps"),
     # the --device=gpu forms on every row, both paths (IREE llvm-cpu runs a
     # slice of them, test/e2e/test_gpu_forms.py)
     "gpu": ("--lower-conv-bwd", "--device=gpu"),

@@ -48,7 +48,7 @@ FALLBACK = "generic"
 that does not fit falls back to it, and it is a candidate of `auto`
 everywhere."""
 
-BUILTIN: dict[str, str] = {"generic": "generic_form", "named": "named_form", "im2col": "matmul_forms"}
+BUILTIN: dict[str, str] = {"generic": "generic_form", "named": "named_form", "im2col": "matmul_forms", "taps": "tap_matmul"}
 """The built-in forms, in `--conv-form` order: name -> the module of this
 folder that registers it.  A new built-in form is one new module here plus
 its line in this table."""
