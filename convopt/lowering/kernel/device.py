@@ -91,12 +91,6 @@ class DeviceProfile:
         forward convolution's low padding P pads it by P at the high end
         too (zeros it does not read), as the forward does: IREE then pads
         the image once for both (one slow_memcpy dispatch fewer);
-    padded_hull: whether the one padded piece of a static dim of a gather
-        or weight kernel reduces only over the hull of the reduction
-        indices some output position reads in bounds (relation.hull:
-        Strategy.HULL) rather than over all of them: the same op, fewer
-        multiply-adds where the padding reaches past the kernel (padding 4
-        on 5x5, 3x3 kernel: grad_weight 0.207 -> 0.51 useful / executed);
     gather_max_pool: whether convopt-torch-to-linalg (--lower-forward-convs)
         lowers aten.max_pool2d_with_indices_backward as one gathering
         linalg.generic (patterns/max_pool.py) rather than leaving it to the
@@ -122,7 +116,6 @@ class DeviceProfile:
     bias_two_step: bool = False
     gather_max_pool: bool = False
     symmetric_pad: bool = False
-    padded_hull: bool = False
     channels_last_dense: bool = True
     costs: Costs = Costs()
 
@@ -183,7 +176,7 @@ PROFILES: dict[Device, DeviceProfile] = {
     Device.GPU: DeviceProfile(
         Device.GPU, matmul_forms=False, peel_waste=1.0, channels_last=False, channels_last_dense=False,
         scatter_phases=True, interleave_phases=True, image_first=True, dynamic_taps=False, dense_taps=True, bias_two_step=True,
-        symmetric_pad=True, padded_hull=True, tap_weight_first=True, gather_max_pool=True, costs=GPU_COSTS,
+        symmetric_pad=True, tap_weight_first=True, gather_max_pool=True, costs=GPU_COSTS,
     ),
 }
 

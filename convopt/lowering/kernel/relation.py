@@ -25,9 +25,7 @@ rectangle of (output position, reduction index) whose accesses are affine
   coefficients; with a kernel size known only at run time, one piece per
   output phase over the flipped weight ("phases");
 * gather and weight: "padded" pieces cover a whole phase and may read
-  outside A or B, which is then zero-padded once ("hull": the same piece
-  reducing only over the hull of the reductions in bounds, see hull);
-  "peeled" pieces split the
+  outside A or B, which is then zero-padded once; "peeled" pieces split the
   output where the valid reduction range changes, so that every multiply-add
   they execute is useful (no padding at all); "taps" (dynamic sizes) one
   piece per tap.
@@ -72,7 +70,6 @@ class Strategy(Choice):
     PEELED = "peeled"  # pieces where the valid reduction range changes: no padding
     TAPS = "taps"  # one piece per kernel tap
     PHASES = "phases"  # scatter with a dynamic kernel size: one piece per output phase
-    HULL = "hull"  # padded, reducing only over the indices some output position reads in bounds
 
 
 @dataclass(frozen=True)
@@ -184,17 +181,6 @@ def runs(n: int, valid: Callable[[int], tuple[int, int]]) -> list[Run]:
     return [Run(*r) for r in found]
 
 
-def hull(found: list[Run], n: int) -> list[Run]:
-    """The runs of a peeled dim merged into one over all n output
-    positions, reducing over the hull [min lo, max hi] of their valid
-    ranges: a padded piece without the reduction indices no output
-    position reads in bounds (none where no run is valid).  Gather, stride 1,
-    P = 4 on Nb = 5, K = 3 (Ns = 11): taps 0..2 (all); weight, the same
-    dim: s in 2..8 instead of 0..10, K * 7 pairs executed for 15 useful
-    (K * 11 padded)."""
-    return [Run(0, n, min(x.lo for x in found), max(x.hi for x in found))] if found else []
-
-
 # --- pieces of each kernel along one dim ------------------------------------------------------
 
 def tap_range(em: Emitter, r: Rel, k: int) -> Optional[tuple[int, Ix]]:
@@ -246,9 +232,8 @@ def gather_pieces(em: Emitter, r: Rel, strategy: Strategy) -> list[Piece]:
     def valid_taps(s: int) -> tuple[int, int]:
         return max(0, ceildiv(r.P - r.S * s, r.D)), min(r.k - 1, (Nb - 1 + r.P - r.S * s) // r.D)
 
-    found = runs(r.Ns, valid_taps)
     pieces = []
-    for run in hull(found, r.Ns) if strategy == Strategy.HULL else found:
+    for run in runs(r.Ns, valid_taps):
         ns, nk = run.stop - run.start, run.hi - run.lo + 1
         b = Access(span=Span(offset=r.S * run.start + r.D * run.lo - r.P, size=extent(em, r, ns, nk)), c_out=r.S, c_red=r.D)
         w = Access(span=Span(offset=run.lo, size=nk), c_out=0, c_red=1)
@@ -282,9 +267,8 @@ def weight_pieces(em: Emitter, r: Rel, strategy: Strategy) -> list[Piece]:
     if strategy == Strategy.PADDED:
         b = Access(span=Span(offset=-r.P, size=extent(em, r, r.Ns, r.K)), c_out=r.D, c_red=r.S)
         return [Piece(out=Span(offset=0, size=r.K), red=r.Ns, ins=(Access(span=Span(offset=0, size=r.Ns), c_out=0, c_red=1), b))]
-    found = runs(r.k, lambda k: (valid_s(r, k).start, valid_s(r, k).stop - 1))
     pieces = []
-    for run in hull(found, r.k) if strategy == Strategy.HULL else found:
+    for run in runs(r.k, lambda k: (valid_s(r, k).start, valid_s(r, k).stop - 1)):
         nk, ns = run.stop - run.start, run.hi - run.lo + 1
         b = Access(span=Span(offset=r.S * run.lo + r.D * run.start - r.P, size=extent(em, r, ns, nk)), c_out=r.D, c_red=r.S)
         a = Access(span=Span(offset=run.lo, size=ns), c_out=0, c_red=1)

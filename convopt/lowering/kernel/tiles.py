@@ -69,8 +69,7 @@ def choose_strategy(kind: Kind, em: Emitter, r: Rel, policy: Peel, device: Devic
     """How to cut one dim: scatter by taps (by output phases over the
     flipped weight when the kernel size is dynamic or the device profile
     says scatter_phases); a static dim is "peeled" when its "padded" form
-    ("hull" where the profile says padded_hull) would waste more than the
-    profile's peel_waste of its multiply-adds; a
+    would waste more than the profile's peel_waste of its multiply-adds; a
     dynamic dim goes by taps (exact at any size) unless the policy is
     `never` or the profile has no dynamic_taps."""
     if kind == Kind.SCATTER:
@@ -79,13 +78,12 @@ def choose_strategy(kind: Kind, em: Emitter, r: Rel, policy: Peel, device: Devic
         return Strategy.PADDED
     if not r.static:
         return Strategy.TAPS if policy != Peel.NEVER and device.dynamic_taps else Strategy.PADDED
-    padded = Strategy.HULL if device.padded_hull else Strategy.PADDED
     if policy == Peel.NEVER:
-        return padded
+        return Strategy.PADDED
     if policy == Peel.ALWAYS:
         return Strategy.PEELED
-    executed = sum(p.macs() or 0 for p in PIECES[kind](em, r, padded))
-    return Strategy.PEELED if executed > 0 and r.useful() < (1 - device.peel_waste) * executed else padded
+    executed = sum(p.macs() or 0 for p in PIECES[kind](em, r, Strategy.PADDED))
+    return Strategy.PEELED if executed > 0 and r.useful() < (1 - device.peel_waste) * executed else Strategy.PADDED
 
 
 def plan_by_choices(em: Emitter, req: KernelRequest) -> KernelPlan:
@@ -142,10 +140,9 @@ def _pad_inputs(
 ) -> tuple[list[Value], list[list[Ix]]]:
     """Zero-pad each input once, as far as any piece reads outside it:
     low = max(0, -offset), high = max(0, offset + stride*(size-1) + 1 - dim)
-    over the pieces' spans; where low is at most floors[j][i] (static), both
-    are at least that (high = low = P: the padding of the forward
-    convolution, whose padded operand IREE then computes once for both; a
-    hull piece may read less than P low).
+    over the pieces' spans; where low equals floors[j][i] (static), high is
+    at least that too (high = low = P: the padding of the forward
+    convolution, whose padded operand IREE then computes once for both).
     Returns the padded inputs and their low paddings along the spatial dims."""
     padded = []
     shifts: list[list[Ix]] = []
@@ -165,8 +162,8 @@ def _pad_inputs(
                 lo = em.max(lo, em.sub(0, span.offset))
                 hi = em.max(hi, em.sub(em.add(end, 1), size))
             floor = floors[j][i]
-            if isinstance(floor, int) and floor > 0 and isinstance(lo, int) and lo <= floor and isinstance(hi, int):
-                lo, hi = floor, max(hi, floor)
+            if isinstance(floor, int) and floor > 0 and lo == floor and isinstance(hi, int):
+                hi = max(hi, floor)
             low.append(lo)
             high.append(hi)
         padded.append(em.pad(value, low, high))
