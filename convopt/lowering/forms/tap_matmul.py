@@ -125,7 +125,7 @@ def emit_taps(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:
     b = to_roles(em, req.ins[1], req.layouts[1], req.roles)
     a_roles = [r for r in ("n", "ca") if r in live]
     b_roles = [r for r in ("n", "cb") if r in live]
-    par = [r for r in ("n", "ca", "cb") if r in live]
+    par: list[str] = [r for r in ("n", "ca", "cb") if r in live]
     loop = {r: i for i, r in enumerate(par)}
     m, nd = len(par), len(req.rels)
     spatial = [d(m + i) for i in range(nd)]
