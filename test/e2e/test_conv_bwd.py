@@ -176,3 +176,21 @@ def test_decomposition_through_torch_mlir(cfg: harness.Config) -> None:
         pytest.fail(f"torch-mlir now handles {cfg.name}: remove it from TORCH_MLIR_FAILS")
     outcome = harness.check_through_torch_mlir(cfg)
     record({"path": "torch-mlir", "name": cfg.name, "errors": outcome.errors, "executed": 0, "useful": 0})
+
+
+# The forced `taps` weight form (forms/tap_matmul.py) where some taps reach
+# no input position (dilation 3, padding 4 on a 1-wide input: only the middle
+# tap reads it) and with the batch of one (no batch dim to sum).
+TAPS_EDGES = [
+    harness.C("taps_missing", 1, batch=2, cin=3, cout=5, spatial=1, kernel=3, padding=4, dilation=3, mask=(False, True, False)),
+    harness.C("taps_batch1", 3, batch=1, cin=4, cout=8, spatial=(4, 5, 5), kernel=(3, 1, 1), padding=(1, 0, 0), mask=(False, True, False)),
+]
+
+
+@pytest.mark.parametrize("cfg", TAPS_EDGES, ids=lambda c: c.name)
+def test_taps_form_edges(cfg: harness.Config) -> None:
+    lowered = harness.lower(harness.torch_ir(cfg), FORMS["taps"])
+    assert lowered.count("arith.select") == (1 if cfg.name == "taps_missing" else 2)  # one test per tap read, the last one free
+    outcome = harness.check(cfg, FORMS["taps"])
+    assert outcome.executed == outcome.useful > 0
+    check_work(cfg, outcome)

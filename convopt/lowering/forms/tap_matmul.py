@@ -162,6 +162,8 @@ def _stack(em: Emitter, req: KernelRequest, products: dict[int, Value], par: lis
     in_map = AffineMap.from_exprs(len(loops), [d(at[r]) for r in par])
     out_map = AffineMap.from_exprs(len(loops), [d(at[r]) for r in out_roles + ["k"]])
     out = em.zeros([req.roles[r] for r in out_roles] + [first.K], acc_type)
+    if not products:  # no tap reaches B: the gradient is zero
+        return _unit_spatial(em, req, out, len(out_roles))
     iterators = ["parallel"] * (len(out_roles) + 1) + (["reduction"] if "n" in par else [])
 
     zero = em.float(0.0, acc_type)
@@ -176,12 +178,16 @@ def _stack(em: Emitter, req: KernelRequest, products: dict[int, Value], par: lis
         return [arith.same_type(bb, arith.ADDF, args[-1], chosen)]
 
     stacked = em.generic(ins, [out], [in_map] * len(ins) + [out_map], iterators, body)[0]
+    return _unit_spatial(em, req, stacked, len(out_roles))
+
+
+def _unit_spatial(em: Emitter, req: KernelRequest, v: Value, lead: int) -> Value:
+    """v[lead roles..., K] with the other spatial dims (size 1) appended."""
     units = len(req.rels) - 1
     if not units:
-        return stacked
-    lead = len(out_roles)
+        return v
     groups = [[i] for i in range(lead)] + [list(range(lead, lead + 1 + units))]
-    return em.expand(stacked, groups, [req.roles[r] for r in out_roles] + [first.K] + [1] * units)
+    return em.expand(v, groups, em.shape(v) + [1] * units)
 
 
 TAPS = register(FormDef(name="taps", kinds=frozenset({Kind.WEIGHT}), fits=taps_fits, candidate=taps_candidate, variants=taps_variants, emit=emit_taps, priority=30))
