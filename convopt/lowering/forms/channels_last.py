@@ -39,7 +39,7 @@ from ...ir.types import FloatType, i64, ranked
 from ..kernel.cost import padded_pairs
 from ..kernel.emit import Emitter, Ix
 from ..kernel.packed import mmt4d_plan
-from ..kernel.relation import Kind, Rel, valid_s
+from ..kernel.relation import Kind, Rel, reaching
 from ..kernel.request import KernelRequest, KernelStats
 from ..kernel.roles import to_roles
 from .matmul_forms import batched_matmul
@@ -216,8 +216,7 @@ def _depth_split(em: Emitter, b: Value, w: Value, rels: Sequence[Rel], acc_type:
     inner = [r.Ns for r in rest] + [w_shape[-1]]
     attrs: dict[str, Attribute] = {"dilations": ints_attr([r.D for r in rest]), "strides": ints_attr([r.S for r in rest])}
     fold, ones = [[0, 1], [2], [3], [4]], [1] * 4
-    reach = [(k, valid_s(first, k)) for k in range(first.k)]
-    taps = sorted(((k, s0) for k, s0 in reach if s0), key=lambda t: len(t[1]) != first.Ns)  # whole ones first
+    taps = sorted(reaching(first), key=lambda t: len(t[1]) != first.Ns)  # whole ones first
     out = em.empty([shape[0], first.Ns, *inner], acc_type)
     for n in range(shape[0]):  # type: ignore[arg-type]
         acc = em.zeros([first.Ns, *inner], acc_type)

@@ -14,7 +14,7 @@ from typing import Optional
 from ...ir.core import Value
 from ..kernel.cost import Work, element_bytes, size
 from ..kernel.emit import Emitter
-from ..kernel.relation import Kind, Rel, valid_s
+from ..kernel.relation import Kind, Rel, reaching
 from ..kernel.request import KernelRequest, KernelStats
 from ..kernel.roles import from_roles
 from .channels_last import channels_last_fits, emit_channels_last_kernel, is_depthwise, splits_depth, window_pairs
@@ -80,8 +80,8 @@ def _split_dispatches(first: Rel, n: int) -> int:
     each: per batch element, a convolution per tap of the first dim that
     reaches the input, an add for each reaching only part of it, and the
     insert of the element's result (none when N = 1)."""
-    taps = [len(valid_s(first, k)) for k in range(first.k)]
-    return n * (sum(1 for c in taps if c) + sum(1 for c in taps if 0 < c < size(first.Ns)) + (1 if n > 1 else 0))
+    taps = reaching(first)
+    return n * (len(taps) + sum(1 for _, s in taps if len(s) < size(first.Ns)) + (1 if n > 1 else 0))
 
 
 def named_variants(req: KernelRequest) -> list[Variant]:

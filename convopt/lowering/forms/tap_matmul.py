@@ -28,13 +28,16 @@ the other forms.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+
 from ...dialects import arith, linalg
 from ...ir.affine import AffineMap, d
 from ...ir.builder import Builder
 from ...ir.core import Value
 from ..kernel.cost import Work
 from ..kernel.emit import Emitter
-from ..kernel.relation import Kind, Rel, valid_s
+from ..kernel.relation import Kind, Rel, reaching
 from ..kernel.request import KernelRequest, KernelStats
 from ..kernel.roles import from_roles, present, to_roles
 from .generic_form import multiply_add
@@ -76,11 +79,6 @@ def taps_candidate(req: KernelRequest) -> bool:
     return False
 
 
-def _reaching(first: Rel) -> list[tuple[int, range]]:
-    """The taps of dim 0 that reach B, with the positions s_0 they do."""
-    return [(k, valid_s(first, k)) for k in range(first.k) if len(valid_s(first, k))]
-
-
 def taps_work(req: KernelRequest) -> Work:
     """With R = prod of the other dims' sizes and T the taps reaching B:
 
@@ -90,10 +88,8 @@ def taps_work(req: KernelRequest) -> Work:
         dispatches = T + 1"""
     n, ca, cb = (req.roles[x] for x in ("n", "ca", "cb"))
     assert isinstance(n, int) and isinstance(ca, int) and isinstance(cb, int)
-    rest = 1
-    for r in req.rels[1:]:
-        rest *= r.k * r.Ns  # type: ignore[operator]
-    taps = _reaching(req.rels[0])
+    rest = _rest(req.rels)
+    taps = reaching(req.rels[0])
     positions = sum(len(s) for _, s in taps)
     products = len(taps) * n * ca * cb
     return Work(matmul=float(n * ca * cb * rest * positions), matmul_op=float(len(taps)), matmul_result=float(products),
@@ -102,6 +98,11 @@ def taps_work(req: KernelRequest) -> Work:
 
 def taps_variants(req: KernelRequest) -> list[Variant]:
     return [Variant("taps", req, taps_work(req))]
+
+
+def _rest(rels: Sequence[Rel]) -> int:
+    """R: the positions of the dims after the first (identities, K = 1)."""
+    return math.prod(r.Ns for r in rels[1:])  # type: ignore[misc]
 
 
 def _view(em: Emitter, v: Value, lead: int, first: int, count: int, stride: int) -> Value:
@@ -133,11 +134,9 @@ def emit_taps(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:
             AffineMap.from_exprs(m + nd, [d(loop[r]) for r in b_roles] + spatial),
             AffineMap.from_exprs(m + nd, [d(i) for i in range(m)])]
     sizes = [req.roles[r] for r in par]
-    rest = 1
-    for r in req.rels[1:]:
-        rest *= r.Ns  # type: ignore[operator]
+    rest = _rest(req.rels)
     products: dict[int, Value] = {}
-    for k, s in _reaching(first):
+    for k, s in reaching(first):
         a_k = _view(em, a, len(a_roles), s.start, len(s), 1)
         b_k = _view(em, b, len(b_roles), first.S * s.start + first.D * k - first.P, len(s), first.S)
         acc = em.zeros(sizes, req.acc_type)
@@ -166,13 +165,13 @@ def _stack(em: Emitter, req: KernelRequest, products: dict[int, Value], par: lis
         return _unit_spatial(em, req, out, len(out_roles))
     iterators = ["parallel"] * (len(out_roles) + 1) + (["reduction"] if "n" in par else [])
 
-    zero = em.float(0.0, acc_type)
-    tap_index = [em.index(k) for k in taps]
     last = len(taps) - 1 if len(taps) == first.k else len(taps)  # every tap present: the last one needs no test
+    zero = em.float(0.0, acc_type) if last == len(taps) else None
+    tap_index = [em.index(k) for k in taps[:last]]
 
     def body(bb: Builder, args: list[Value]) -> list[Value]:
         k = linalg.index(bb, at["k"])
-        chosen = args[last] if last < len(taps) else zero
+        chosen = args[last] if zero is None else zero
         for j in range(last - 1, -1, -1):
             chosen = arith.select(bb, arith.cmpi(bb, "eq", k, tap_index[j]), args[j], chosen)
         return [arith.same_type(bb, arith.ADDF, args[-1], chosen)]

@@ -108,6 +108,12 @@ def valid_s(r: Rel, k: int) -> range:
     return range(lo, hi + 1)
 
 
+def reaching(r: Rel) -> list[tuple[int, range]]:
+    """The taps k that land in bounds for some s (static dims), in order,
+    each with its valid_s."""
+    return [(k, s) for k in range(r.k) if (s := valid_s(r, k))]
+
+
 @dataclass(frozen=True)
 class Span:
     """Positions offset + stride*i, 0 <= i < size, in an operand's own
