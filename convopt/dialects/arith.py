@@ -7,7 +7,7 @@ from typing import Optional
 
 from ..ir.attributes import Attribute, DenseAttr, DenseResourceAttr, FloatAttr, IntegerAttr, format_float
 from ..ir.core import Operation, Value
-from ..ir.types import IndexType, IntegerType, RankedTensorType, Type, i1, i64
+from ..ir.types import FloatType, IndexType, IntegerType, RankedTensorType, Type, i1, i64
 from .base import BuilderAPI, OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, cast_op, fail, family, rest
 
 CMPI_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
@@ -279,6 +279,20 @@ def cmpi(b: BuilderAPI, predicate: str, x: Value, y: Value) -> Value:
 def select(b: BuilderAPI, cond: Value, x: Value, y: Value) -> Value:
     """`arith.select %cond, %x, %y : T`: x where cond, else y."""
     return b.create(SELECT, [cond, x, y], [x.type]).results[0]
+
+
+def cast_name(src: Type, dst: Type) -> str:
+    """The signed cast (linalg's) from scalar type src to another, dst:
+    extf / truncf, extsi / trunci, sitofp, fptosi."""
+    if isinstance(src, FloatType) and isinstance(dst, FloatType):
+        return EXTF if src.width < dst.width else TRUNCF
+    if isinstance(src, IntegerType) and isinstance(dst, IntegerType):
+        return EXTSI if src.width < dst.width else TRUNCI
+    if isinstance(src, IntegerType) and isinstance(dst, FloatType):
+        return SITOFP
+    if isinstance(src, FloatType) and isinstance(dst, IntegerType):
+        return FPTOSI
+    raise ValueError(f"no cast from {src} to {dst}")
 
 
 def convert(b: BuilderAPI, name: str, x: Value, type: Type) -> Value:

@@ -12,7 +12,7 @@ from typing import Optional
 from ..ir.affine import AffineDim, AffineExpr, AffineMap, d
 from ..ir.attributes import AffineMapAttr, ArrayAttr, Attribute, DenseArrayAttr, DenseAttr, IntegerAttr, OpaqueAttr, StringAttr
 from ..ir.core import Block, Operation, Region, Value
-from ..ir.types import FloatType, IntegerType, RankedTensorType, Type, i32, i64
+from ..ir.types import FloatType, RankedTensorType, Type, i32, i64
 from ..ir.types import index as index_type
 from . import arith
 from .base import BuilderAPI, OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, Spelled, build_segmented, fail, rest, segment_sizes
@@ -462,20 +462,9 @@ _COMBINE = {
 
 def _cast(block: Block, v: Value, to: Type) -> Value:
     """linalg's signed cast of a scalar to `to` (none when the types agree)."""
-    t = v.type
-    if t == to:
+    if v.type == to:
         return v
-    if isinstance(t, FloatType) and isinstance(to, FloatType):
-        name = arith.EXTF if t.width < to.width else arith.TRUNCF
-    elif isinstance(t, IntegerType) and isinstance(to, IntegerType):
-        name = arith.EXTSI if t.width < to.width else arith.TRUNCI
-    elif isinstance(t, IntegerType) and isinstance(to, FloatType):
-        name = arith.SITOFP
-    elif isinstance(t, FloatType) and isinstance(to, IntegerType):
-        name = arith.FPTOSI
-    else:
-        raise ValueError(f"no cast from {t} to {to}")
-    return block.append(Operation(name, [v], [to])).results[0]
+    return block.append(Operation(arith.cast_name(v.type, to), [v], [to])).results[0]
 
 
 def _combine(block: Block, kind: str, out: Value, x: Value) -> Value:

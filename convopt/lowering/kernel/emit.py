@@ -280,7 +280,7 @@ class Emitter:
         out = self.empty(self.shape(src), element)
         src_t = ty.element_type
         assert isinstance(src_t, FloatType)
-        cast = arith.TRUNCF if src_t.width > element.width else arith.EXTF
+        cast = arith.cast_name(src_t, element)
         ident = AffineMap.identity(ty.rank)
         return self.generic([src], [out], [ident, ident], ["parallel"] * ty.rank, lambda b, a: [arith.convert(b, cast, a[0], element)])[0]
 
