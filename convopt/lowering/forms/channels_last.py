@@ -33,9 +33,9 @@ from collections.abc import Sequence
 
 from ...dialects import arith, linalg
 from ...ir.affine import AffineMap, d
-from ...ir.attributes import Attribute, DenseArrayAttr
+from ...ir.attributes import Attribute
 from ...ir.core import Value
-from ...ir.types import FloatType, i64, ranked
+from ...ir.types import FloatType, ranked
 from ..kernel.cost import padded_pairs
 from ..kernel.emit import Emitter, Ix
 from ..kernel.packed import mmt4d_plan
@@ -150,9 +150,7 @@ def transpose(em: Emitter, v: Value, perm: Sequence[int]) -> Value:
     """out[i...] = v[i at perm...]: dim j of the result is dim perm[j] of v."""
     if list(perm) == list(range(len(perm))):
         return v
-    shape = em.shape(v)
-    out = em.empty([shape[p] for p in perm], ranked(v.type).element_type)
-    return em.structured(linalg.TRANSPOSE, [v], [out], {"permutation": DenseArrayAttr(i64, tuple(perm))})[0]
+    return em.transpose(v, perm)
 
 
 def window(em: Emitter, v: Value, first: int, rels: Sequence[Rel]) -> Value:

@@ -31,9 +31,8 @@ from typing import NamedTuple, Optional
 
 from ...dialects import arith, linalg
 from ...ir.affine import AffineExpr, AffineMap, d
-from ...ir.attributes import DenseArrayAttr
 from ...ir.core import Value
-from ...ir.types import FloatType, i64, ranked
+from ...ir.types import FloatType, ranked
 from ..kernel.cost import FOLD, Work, dim_work, element_bytes, inserts, output_elements, size
 from ..kernel.emit import Emitter, Ix, unit_groups
 from ..kernel.outputs import Outputs
@@ -70,10 +69,7 @@ def reorder(em: Emitter, v: Value, names: list[Dim], order: list[Dim]) -> Value:
     """Transpose v, whose dims are `names`, into `order` (no-op if equal)."""
     if names == order:
         return v
-    perm = [names.index(n) for n in order]
-    shape = em.shape(v)
-    out = em.empty([shape[p] for p in perm], ranked(v.type).element_type)
-    return em.structured(linalg.TRANSPOSE, [v], [out], {"permutation": DenseArrayAttr(i64, tuple(perm))})[0]
+    return em.transpose(v, [names.index(n) for n in order])
 
 
 def as_matrix(em: Emitter, v: Value, groups: Sequence[Sequence[int]]) -> Value:

@@ -15,10 +15,10 @@ from typing import Optional, Union
 
 from ...dialects import arith, linalg, tensor, torch_c
 from ...ir.affine import AffineMap, d
-from ...ir.attributes import Attribute, FloatAttr, IntegerAttr
+from ...ir.attributes import Attribute, DenseArrayAttr, FloatAttr, IntegerAttr
 from ...ir.builder import Builder
 from ...ir.core import Block, Operation, Value
-from ...ir.types import FloatType, RankedTensorType, Type, ValueTensorType, builtin_tensor_type, index, ranked
+from ...ir.types import FloatType, RankedTensorType, Type, ValueTensorType, builtin_tensor_type, i64, index, ranked
 
 Ix = Union[int, Value]
 
@@ -246,6 +246,12 @@ class Emitter:
         linalg.yield_(inner, body(inner, list(block.args)))
         op = linalg.generic(self.b, ins, outs, maps, iterators, block)
         return [self._same_sizes(o, r) for o, r in zip(outs, op.results)]
+
+    def transpose(self, v: Value, perm: Sequence[int]) -> Value:
+        """`linalg.transpose`: dim j of the result is dim perm[j] of v."""
+        shape = self.shape(v)
+        out = self.empty([shape[p] for p in perm], ranked(v.type).element_type)
+        return self.structured(linalg.TRANSPOSE, [v], [out], {"permutation": DenseArrayAttr(i64, tuple(perm))})[0]
 
     def reduce_sum(self, src: Value, reduced: Sequence[int], acc_type: FloatType) -> Value:
         """out[kept dims...] = sum over the `reduced` dims of src, in acc_type."""

@@ -27,12 +27,11 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ...diagnostics import position_of
-from ...dialects import OpDef, definition, linalg, torch
+from ...dialects import OpDef, definition, torch
 from ...dialects.func import FUNC
 from ...ir.affine import AffineMap, d
-from ...ir.attributes import DenseArrayAttr
 from ...ir.core import Operation, Value
-from ...ir.types import FloatType, RankedTensorType, ValueTensorType, i64, ranked
+from ...ir.types import FloatType, RankedTensorType, ValueTensorType, ranked
 from ...passes import PassContext
 from ...rewrite import RewritePattern, Rewriter, apply_patterns_to
 from ..forms.kernels import emit_kernel
@@ -222,11 +221,7 @@ def lower_permute(em: Emitter, op: Operation) -> Value:
     if perm is None:
         raise unsupported(op, "non-constant permutation")
     rank = ranked(src.type).rank
-    perm = [p % rank for p in perm]
-    shape = em.shape(src)
-    out = em.empty([shape[p] for p in perm], ranked(src.type).element_type)
-    result = em.structured(linalg.TRANSPOSE, [src], [out], {"permutation": DenseArrayAttr(i64, tuple(perm))})[0]
-    return result
+    return em.transpose(src, [p % rank for p in perm])
 
 
 def lower_unflatten(em: Emitter, op: Operation) -> Value:
