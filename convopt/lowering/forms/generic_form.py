@@ -86,14 +86,27 @@ def generic_tile(em: Emitter, req: KernelRequest, plan: KernelPlan, tile: Tile, 
     """The tile as one linalg.generic (multiply-adds in the accumulator
     type); a weight kernel takes B first where the device profile says
     image_first, a single-tap phase of a scatter its weight first where it
-    says tap_weight_first (the product stays A * B)."""
+    says tap_weight_first (the product stays A * B).  A weight tile writes
+    a fresh accumulator [k..., lead...] where the profile says
+    weight_spatial_first, transposed back to the tile's [lead..., k...]."""
     maps, iterators = tile_maps(plan, tile)
     acc_type = req.acc_type
+    init, back = tile.init, None
+    if req.kind == Kind.WEIGHT and req.choices.device.weight_spatial_first:
+        assert not tile.accumulate  # weight pieces are disjoint: each tile starts from zero
+        lead = len(plan.out_roles)
+        out = maps[2]
+        maps = (maps[0], maps[1], AffineMap.from_exprs(out.num_dims, [*out.results[lead:], *out.results[:lead]]))
+        sizes = em.shape(tile.init)
+        init = em.zeros([*sizes[lead:], *sizes[:lead]], acc_type)
+        back = [plan.nd + i for i in range(lead)] + list(range(plan.nd))
     if (req.kind == Kind.WEIGHT and req.choices.device.image_first) or weight_first(req, plan, tile):
         swapped = (maps[1], maps[0], maps[2])
-        summed = em.generic([tile.ins[1], tile.ins[0]], [tile.init], swapped, iterators, lambda b, args: [multiply_add(b, args[1], args[0], args[2], acc_type)])[0]
+        summed = em.generic([tile.ins[1], tile.ins[0]], [init], swapped, iterators, lambda b, args: [multiply_add(b, args[1], args[0], args[2], acc_type)])[0]
     else:
-        summed = em.generic(list(tile.ins), [tile.init], maps, iterators, lambda b, args: [multiply_add(b, args[0], args[1], args[2], acc_type)])[0]
+        summed = em.generic(list(tile.ins), [init], maps, iterators, lambda b, args: [multiply_add(b, args[0], args[1], args[2], acc_type)])[0]
+    if back is not None:
+        summed = em.transpose(summed, back)
     macs = [p.macs() for p in tile.combo]
     lead_sizes = [req.roles[x] for x in plan.par + plan.red]
     total = 0

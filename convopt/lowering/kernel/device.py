@@ -72,6 +72,17 @@ class DeviceProfile:
         then see a convolution; with B second they take it for a reduction
         and fail to pack its innermost reduced dim ("failed to pack
         reduction dimensions for partial reduction");
+    weight_spatial_first: whether a weight kernel's linalg.generic writes
+        its accumulator with the kernel's spatial dims first, [k..., g, ca,
+        cb], transposed back to [g, ca, cb, k...] by one linalg.transpose
+        that IREE fuses into the same dispatch: IREE's rocm configuration
+        of the channels-first op pads a 3-wide kernel dim to 16 and, in
+        bf16 and f16 on 8x8 channels, asks 139264 bytes of shared memory
+        (limit 65536; test/gpu/repro/rocm_lowp_wgrad_smem.mlir); with the
+        kernel dims first it takes MFMA_F32_16x16x16_BF16 and builds.  Both
+        layouts built on the other shapes tried (rocm and cuda, f32, bf16,
+        f16), with the same mma kind and dispatches (bench/README.md, GPU
+        builds);
     tap_weight_first: whether a phase of a strided scatter with one tap per
         dim (a contraction over channels, no spatial reduction) takes the
         weight as its first operand: IREE's vulkan-spirv then builds it as
@@ -111,6 +122,7 @@ class DeviceProfile:
     interleave_phases: bool = False
     image_first: bool = False
     tap_weight_first: bool = False
+    weight_spatial_first: bool = False
     dynamic_taps: bool = True
     dense_taps: bool = False
     bias_two_step: bool = False
@@ -176,7 +188,7 @@ PROFILES: dict[Device, DeviceProfile] = {
     Device.GPU: DeviceProfile(
         Device.GPU, matmul_forms=False, peel_waste=1.0, channels_last=False, channels_last_dense=False,
         scatter_phases=True, interleave_phases=True, image_first=True, dynamic_taps=False, dense_taps=True, bias_two_step=True,
-        symmetric_pad=True, tap_weight_first=True, gather_max_pool=True, costs=GPU_COSTS,
+        symmetric_pad=True, tap_weight_first=True, weight_spatial_first=True, gather_max_pool=True, costs=GPU_COSTS,
     ),
 }
 

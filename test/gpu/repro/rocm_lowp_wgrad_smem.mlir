@@ -1,11 +1,14 @@
 // IREE 3.13 rocm gfx942: "function 'main$async_dispatch_1_conv_8x8x3x3x4x16x16_bf16xbf16xf32' uses
 // 139264 bytes of shared memory; exceeded the limit of 65536 bytes".
 // The grad_weight of a 3x3 convolution (8 -> 8 channels, batch 4, 16x16, padding 1: resnet50_slim's
-// bottleneck 3x3) in bf16, as convopt --lower-conv-bwd --device=gpu emits it: one linalg.generic over
-// the padded image (first, as the GPU profile's image_first orders it) and grad_output, accumulating
-// in f32.  IREE's configuration of this convolution-like op asks too much shared memory in bf16 and
-// f16; the same IR in f32 builds (2.5 s).  The raw import of the layer fails earlier ("failed to pack
-// reduction dimensions").  Open: test/gpu/test_gpu_compile.py OPEN_LOWP_FAILURES.
+// bottleneck 3x3) in bf16, as convopt --lower-conv-bwd --device=gpu emitted it before the GPU profile's
+// weight_spatial_first: one linalg.generic over the padded image (first, as image_first orders it) and
+// grad_output, accumulating in f32 channels first ([co, ci, kh, kw]).  IREE's configuration pads the
+// 3-wide kw to 16 (VDMFMA_F32_8x16x64x2_BF16) and asks too much shared memory, in bf16 and f16; with
+// the accumulator [kh, kw, co, ci] (convopt's output now, transposed back by a linalg.transpose in the
+// same dispatch) it takes MFMA_F32_16x16x16_BF16 and builds.  The raw import of the layer fails
+// earlier ("failed to pack reduction dimensions").  Checked by test/gpu/test_gpu_compile.py
+// test_channels_first_weight_accumulator_still_fails (CONVOPT_GPU_FULL=1).
 // iree-compile rocm_lowp_wgrad_smem.mlir --iree-hal-target-backends=rocm --iree-rocm-target=gfx942 -o /dev/null
 #map = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d1, d2 + d5, d3 + d6)>
 #map1 = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d0, d5, d6)>

@@ -11,7 +11,9 @@
 //                accumulator.
 //   grad_weight: one linalg.generic over the input zero-padded by (1, 1) as
 //                the forward pads it (then sliced to the 9x9 it reads),
-//                which comes first (the image: d2 + d5 * 2); no peeled pieces.
+//                which comes first (the image: d2 + d5 * 2); no peeled pieces;
+//                its accumulator kernel dims first, [3, 3, 6, 4], transposed
+//                back to [6, 4, 3, 3] (device.py weight_spatial_first).
 //   cpu (default) output differs: per-tap scatter ops.
 // RUN: %convopt --lower-conv-bwd --device=gpu %s | FileCheck %s
 // RUN: %convopt --lower-conv-bwd --device=gpu %s | %mlir-verify
@@ -20,6 +22,7 @@
 
 // CHECK-DAG:   #[[IMG:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d1, d2 + d5 * 2, d3 + d6 * 2)>
 // CHECK-DAG:   #[[DY:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d0, d5, d6)>
+// CHECK-DAG:   #[[KFIRST:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d3, d0, d1)>
 // CHECK-LABEL: func.func @conv_bwd_2d_stride2(
 // CHECK:         %[[TAPS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<216xf32>)
 // CHECK:           tensor.extract %arg2{{.*}} : tensor<6x4x3x3xf32>
@@ -45,7 +48,8 @@
 // CHECK-NOT:     tensor.insert_slice
 // CHECK:         %[[X:.*]] = tensor.pad %arg1 low[0, 0, 1, 1] high[0, 0, 1, 1]
 // CHECK:         tensor.extract_slice %[[X]][0, 0, 0, 0] [2, 4, 9, 9] [1, 1, 1, 1]
-// CHECK:         linalg.generic {indexing_maps = [#[[IMG]], #[[DY]], #{{.*}}]{{.*}} ins(%{{.*}}, %arg0 : tensor<2x4x9x9xf32>, tensor<2x6x4x4xf32>)
+// CHECK:         %[[GW:.*]] = linalg.generic {indexing_maps = [#[[IMG]], #[[DY]], #[[KFIRST]]]{{.*}} ins(%{{.*}}, %arg0 : tensor<2x4x9x9xf32>, tensor<2x6x4x4xf32>) outs(%{{.*}} : tensor<3x3x6x4xf32>)
+// CHECK:         linalg.transpose ins(%[[GW]] : tensor<3x3x6x4xf32>) outs(%{{.*}} : tensor<6x4x3x3xf32>) permutation = [2, 3, 0, 1]
 // CHECK-NOT:     linalg.generic {{.*}}outs(%extracted_slice
 
 // CPU-LABEL:   func.func @conv_bwd_2d_stride2(
