@@ -29,10 +29,11 @@ STAMP  := $(VENV)/.installed-compat
 # pytest-xdist workers for the unit and e2e tests
 JOBS   ?= 2
 # seeded random convolution_backward configurations in the e2e suite
-# (the named matrix always runs); make test-full runs all 110
-E2E_RANDOM ?= 24
-# the forced forms through IREE: on one named row per feature (harness.FORM_ROWS;
-# the interpreter tier runs every form on them), or `all` named rows
+# (the named matrix always runs); make test-full and CI run all 110
+E2E_RANDOM ?= 8
+# the forced forms, and the decomposed and rocmlir paths, through IREE: on one
+# named row per feature (harness.FORM_ROWS; the interpreter tier runs every
+# form and path on every named row), or `all` named rows
 E2E_FORMS ?= feature-rows
 # the model suite: every model through the IREE recipe, the other pipelines on
 # a few (test/models/test_models.py FAST_MODELS), or `all` on every pipeline

@@ -80,8 +80,21 @@ TORCH_MLIR_FAILS = {
 }
 
 
-@pytest.mark.parametrize("path", sorted(PATHS))
-@pytest.mark.parametrize("cfg", CONFIGS, ids=lambda c: c.name)
+ALL_ROWS = os.environ.get("CONVOPT_E2E_FORMS") == "all"
+NAMED = {c.name for c in harness.named_matrix()}
+
+
+def path_cases() -> list:
+    """The direct path on every configuration; the decomposed and rocmlir
+    paths on the random ones and one named row per feature
+    (harness.FORM_ROWS: the interpreter tier, test_interp.py, runs both on
+    every named row in seconds); CONVOPT_E2E_FORMS=all (make test-full,
+    CI): every path on every configuration."""
+    return [pytest.param(c, p, id=f"{c.name}-{p}") for c in CONFIGS for p in sorted(PATHS)
+            if p == "direct" or ALL_ROWS or c.name not in NAMED or c.name in harness.FORM_ROWS]
+
+
+@pytest.mark.parametrize("cfg,path", path_cases())
 def test_numerics_and_efficiency(cfg: harness.Config, path: str) -> None:
     outcome = harness.check(cfg, PATHS[path])
     record({"path": path, "name": cfg.name, "errors": outcome.errors, "executed": outcome.executed, "useful": outcome.useful})
