@@ -77,7 +77,7 @@ OPEN_CONVOPT_FAILURES: dict[tuple[str, str], str] = {
     # README's recipe for r2plus1d (--lower-forward-convs); its raw import
     # fails earlier, on torch-mlir's invalid lowering of the strided 3x1x1
     # forward convolution.  rocm builds.
-    ("model:r2plus1d", "cuda"): "LLVM's NVPTX instruction selection fails ('Cannot select: v2i16,v2i16 = umul_lohi')",
+    ("model:r2plus1d", "cuda"): "repro/cuda_tap_copy_umul_lohi.mlir: LLVM's NVPTX instruction selection fails ('Cannot select: v2i16,v2i16 = umul_lohi') on the weight-tap copy",
     ("model:r2plus1d", "vulkan"): "'vector.transfer_read' op with rank > 1 should be broken down by prior passes",
 }
 
@@ -167,7 +167,7 @@ OPEN_LOWP_FAILURES: dict[tuple[str, str], str] = {
     # r2plus1d's recipe has --lower-forward-convs: the raw import fails
     # earlier, on torch-mlir's invalid lowering of its strided 3x1x1 forward
     # convolution, so whose failure this is stays unknown.
-    **{(f"model:r2plus1d.{d}", "cuda"): "LLVM's NVPTX instruction selection fails ('Cannot select: v2i16,v2i16 = umul_lohi')"
+    **{(f"model:r2plus1d.{d}", "cuda"): "repro/cuda_tap_copy_umul_lohi.mlir: LLVM's NVPTX instruction selection fails ('Cannot select: v2i16,v2i16 = umul_lohi')"
        for d in ("bf16", "f16")},
     **{(f"model:r2plus1d.{d}", "vulkan"): "iree-compile crashes on vulkan-spirv" for d in ("bf16", "f16")},
 }
@@ -279,3 +279,14 @@ def test_readme_recipes_use_these_flags() -> None:
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     for flags in gpu_compile.TARGETS.values():
         assert "iree-compile " + " ".join(gpu_compile.COMMON + flags) + " model.gpu.mlir" in readme, flags
+
+
+@pytest.mark.skipif(not FULL, reason="CONVOPT_GPU_FULL=1 (make test-full)")
+def test_cuda_tap_copy_failure_is_reproduced() -> None:
+    # OPEN_CONVOPT_FAILURES' r2plus1d cuda entry, one dispatch: convopt's
+    # flat weight-tap copy, whose index arithmetic NVPTX cannot select once
+    # IREE narrows it to i16 vectors; rocm builds the same IR.
+    repro = (Path(__file__).parent / "repro" / "cuda_tap_copy_umul_lohi.mlir").read_text()
+    built = gpu_compile.compile_text(repro, "cuda")
+    assert not built.ok and "umul_lohi" in built.error, built.short()
+    assert gpu_compile.compile_text(repro, "rocm").ok
