@@ -68,6 +68,10 @@ KNOWN_IREE_FAILURES = {
 }
 
 
+_UMUL = ("repro/cuda_tap_copy_umul_lohi.mlir: LLVM's NVPTX instruction selection fails "
+         "('Cannot select: v2i16,v2i16 = umul_lohi') on the weight-tap copy")
+
+
 # Builds that fail on convopt's form while the raw import builds (or fails
 # earlier): open.
 # (row:2d_dynamic_channels on vulkan was one until the phases' weight taps
@@ -77,7 +81,7 @@ OPEN_CONVOPT_FAILURES: dict[tuple[str, str], str] = {
     # README's recipe for r2plus1d (--lower-forward-convs); its raw import
     # fails earlier, on torch-mlir's invalid lowering of the strided 3x1x1
     # forward convolution.  rocm builds.
-    ("model:r2plus1d", "cuda"): "repro/cuda_tap_copy_umul_lohi.mlir: LLVM's NVPTX instruction selection fails ('Cannot select: v2i16,v2i16 = umul_lohi') on the weight-tap copy",
+    ("model:r2plus1d", "cuda"): _UMUL,
     ("model:r2plus1d", "vulkan"): "'vector.transfer_read' op with rank > 1 should be broken down by prior passes",
 }
 
@@ -106,12 +110,8 @@ def test_gpu_build_decomposed(name: str, target: str) -> None:
 
 @pytest.mark.parametrize("name,target", cases(), ids=lambda x: x)
 def test_gpu_build(name: str, target: str) -> None:
-    # A model goes through README's GPU recipe: --lower-forward-convs where
-    # IREE's own lowering of its forward convolutions fails (r2plus1d).
     text = torch_text(name)
-    kind, _, what = name.partition(":")
-    forward = kind == "model" and forward_convs_needed(what)
-    built = gpu_compile.compile_text(gpu_compile.convopt_output(text, "gpu", forward_convs=forward), target)
+    built = gpu_compile.compile_text(recipe_output(name, text), target)
     known = KNOWN_IREE_FAILURES.get((name, target)) or OPEN_CONVOPT_FAILURES.get((name, target))
     if built.ok:
         assert known is None, f"{name} now builds for {target}: remove it from KNOWN_IREE_FAILURES / OPEN_CONVOPT_FAILURES"
@@ -167,8 +167,7 @@ OPEN_LOWP_FAILURES: dict[tuple[str, str], str] = {
     # r2plus1d's recipe has --lower-forward-convs: the raw import fails
     # earlier, on torch-mlir's invalid lowering of its strided 3x1x1 forward
     # convolution, so whose failure this is stays unknown.
-    **{(f"model:r2plus1d.{d}", "cuda"): "repro/cuda_tap_copy_umul_lohi.mlir: LLVM's NVPTX instruction selection fails ('Cannot select: v2i16,v2i16 = umul_lohi')"
-       for d in ("bf16", "f16")},
+    **{(f"model:r2plus1d.{d}", "cuda"): _UMUL for d in ("bf16", "f16")},
     **{(f"model:r2plus1d.{d}", "vulkan"): "iree-compile crashes on vulkan-spirv" for d in ("bf16", "f16")},
 }
 
@@ -179,26 +178,26 @@ def lowp_cases() -> list[tuple[str, str]]:
     return rows + [(f"model:{n}", t) for n in models for t in gpu_compile.TARGETS]
 
 
-def forward_convs_needed(stem: str) -> bool:
-    """Whether IREE's own lowering of the model's forward convolutions fails
-    (model_zoo's known failure of the iree pipeline): then the recipe is
-    the one with --lower-forward-convs."""
-    sys.path.insert(0, str(MODELS))
-    from model_zoo import MODELS as SPECS
+def recipe_output(name: str, text: str) -> str:
+    """convopt's output of case `name` ("row:..." or "model:<stem>") by
+    README's GPU recipe: with --lower-forward-convs for a model whose
+    forward convolutions IREE's own lowering fails on (model_zoo's known
+    failure of the iree pipeline: r2plus1d)."""
+    kind, _, stem = name.partition(":")
+    forward = False
+    if kind == "model":
+        sys.path.insert(0, str(MODELS))
+        from model_zoo import MODELS as SPECS
 
-    return "iree" in dict(SPECS[stem.partition(".")[0]].known_failures)
+        forward = "iree" in dict(SPECS[stem.partition(".")[0]].known_failures)
+    return gpu_compile.convopt_output(text, "gpu", forward_convs=forward)
 
 
 @pytest.mark.parametrize("name,target", lowp_cases(), ids=lambda x: x)
 def test_gpu_build_lowp(name: str, target: str) -> None:
     kind, _, what = name.partition(":")
-    if kind == "row":
-        text = harness.torch_ir({c.name: c for c in LOWP_ROWS}[what])
-        forward = False
-    else:
-        text = (LOWP / f"{what}.mlir").read_text()
-        forward = forward_convs_needed(what)
-    built = gpu_compile.compile_text(gpu_compile.convopt_output(text, "gpu", forward_convs=forward), target)
+    text = harness.torch_ir({c.name: c for c in LOWP_ROWS}[what]) if kind == "row" else (LOWP / f"{what}.mlir").read_text()
+    built = gpu_compile.compile_text(recipe_output(name, text), target)
     known = KNOWN_LOWP_FAILURES.get((name, target))
     open_ = OPEN_LOWP_FAILURES.get((name, target))
     if built.ok:
