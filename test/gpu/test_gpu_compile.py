@@ -68,20 +68,17 @@ KNOWN_IREE_FAILURES = {
 }
 
 
-_UMUL = ("repro/cuda_tap_copy_umul_lohi.mlir: LLVM's NVPTX instruction selection fails "
-         "('Cannot select: v2i16,v2i16 = umul_lohi') on the weight-tap copy")
-
-
 # Builds that fail on convopt's form while the raw import builds (or fails
 # earlier): open.
 # (row:2d_dynamic_channels on vulkan was one until the phases' weight taps
-# became blocks of one flat copy, kernel/taps.py: it builds since;
-# repro/vulkan_dynamic_channels_phase.mlir keeps the old form.)
+# became dense blocks, kernel/taps.py: it builds since;
+# repro/vulkan_dynamic_channels_phase.mlir keeps the old form.  r2plus1d on
+# cuda was one while those blocks were written by one flat copy:
+# repro/cuda_tap_copy_umul_lohi.mlir keeps that form.)
 OPEN_CONVOPT_FAILURES: dict[tuple[str, str], str] = {
     # README's recipe for r2plus1d (--lower-forward-convs); its raw import
     # fails earlier, on torch-mlir's invalid lowering of the strided 3x1x1
-    # forward convolution.  rocm builds.
-    ("model:r2plus1d", "cuda"): _UMUL,
+    # forward convolution.  rocm and cuda build.
     ("model:r2plus1d", "vulkan"): "'vector.transfer_read' op with rank > 1 should be broken down by prior passes",
 }
 
@@ -167,7 +164,6 @@ OPEN_LOWP_FAILURES: dict[tuple[str, str], str] = {
     # r2plus1d's recipe has --lower-forward-convs: the raw import fails
     # earlier, on torch-mlir's invalid lowering of its strided 3x1x1 forward
     # convolution, so whose failure this is stays unknown.
-    **{(f"model:r2plus1d.{d}", "cuda"): _UMUL for d in ("bf16", "f16")},
     **{(f"model:r2plus1d.{d}", "vulkan"): "iree-compile crashes on vulkan-spirv" for d in ("bf16", "f16")},
 }
 
@@ -282,9 +278,10 @@ def test_readme_recipes_use_these_flags() -> None:
 
 @pytest.mark.skipif(not FULL, reason="CONVOPT_GPU_FULL=1 (make test-full)")
 def test_cuda_tap_copy_failure_is_reproduced() -> None:
-    # OPEN_CONVOPT_FAILURES' r2plus1d cuda entry, one dispatch: convopt's
-    # flat weight-tap copy, whose index arithmetic NVPTX cannot select once
-    # IREE narrows it to i16 vectors; rocm builds the same IR.
+    # r2plus1d's cuda failure while convopt wrote the weight taps by one
+    # flat copy (kernel/taps.py writes each block dense since): its index
+    # arithmetic, NVPTX cannot select once IREE narrows it to i16 vectors;
+    # rocm builds the same IR.  When this fails, IREE fixed it.
     repro = (Path(__file__).parent / "repro" / "cuda_tap_copy_umul_lohi.mlir").read_text()
     built = gpu_compile.compile_text(repro, "cuda")
     assert not built.ok and "umul_lohi" in built.error, built.short()

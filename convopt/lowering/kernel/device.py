@@ -94,7 +94,7 @@ class DeviceProfile:
         accumulator) rather than padded (one op over the zero-padded
         operand, which GPU codegen can bufferize);
     dense_taps: whether the phase pieces of a scatter read their taps of
-        the weight as dense blocks, all copied by one op into one flat tensor
+        the weight as dense blocks, one copy op per phase combination
         (kernel/taps.py), rather than strided slices of one flipped copy:
         IREE's rocm IGEMM path fails on a strided or offset filter window
         ('memref.collapse_shape' address spaces);

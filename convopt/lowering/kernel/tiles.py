@@ -120,8 +120,8 @@ def plan_kernel(em: Emitter, req: KernelRequest, strategies: Sequence[Strategy])
 
 
 def _tap_copy(em: Emitter, w: Value, lead: int, per_dim: list[list[Piece]]) -> tuple[dict[tuple[int, ...], Value], list[list[Piece]]]:
-    """The weight taps of every combination of phase pieces, copied by one
-    op (taps.tap_blocks): a piece's weight span (m0, J, T) indexes the
+    """The weight taps of every combination of phase pieces, each copied
+    dense (taps.tap_blocks): a piece's weight span (m0, J, T) indexes the
     flipped weight Wf[m] = W[K-1-m], so its taps are W[K-1-m0 - T*t]
     (0 <= t < J).  Returns each combination's block (by the index of its
     piece per dim) and the pieces reading their block whole (span 0..J)."""

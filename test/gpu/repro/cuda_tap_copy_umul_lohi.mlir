@@ -5,6 +5,8 @@
 // strided 3x1x1 scatter's phases (kernel/taps.py, profile dense_taps), one linalg.generic over a flat
 // tensor whose indices are divisions and remainders by constants.  IREE narrows that index arithmetic
 // to i16 vectors, which NVPTX cannot select; divsi/remsi fail alike.  rocm and vulkan-spirv build it.
+// convopt no longer emits this form: kernel/taps.py writes each phase combination's block by its own
+// op at affine positions (no division, no remainder), and r2plus1d builds for cuda in f32, bf16, f16.
 // Checked by test/gpu/test_gpu_compile.py test_cuda_tap_copy_failure_is_reproduced (CONVOPT_GPU_FULL=1).
 // iree-compile cuda_tap_copy_umul_lohi.mlir --iree-hal-target-backends=cuda --iree-cuda-target=sm_80 -o /dev/null
 func.func @main(%2: tensor<64x48x3xf32>) -> tensor<9216xf32> {
