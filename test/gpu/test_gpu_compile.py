@@ -79,6 +79,8 @@ OPEN_CONVOPT_FAILURES: dict[tuple[str, str], str] = {
     # README's recipe for r2plus1d (--lower-forward-convs); its raw import
     # fails earlier, on torch-mlir's invalid lowering of the strided 3x1x1
     # forward convolution.  rocm and cuda build.
+    # vulkan fails on one padded gather reducing over 3 taps of which one
+    # reads in bounds: repro/vulkan_matmul_like_three_taps.mlir.
     ("model:r2plus1d", "vulkan"): "'vector.transfer_read' op with rank > 1 should be broken down by prior passes",
 }
 
@@ -285,4 +287,17 @@ def test_cuda_tap_copy_failure_is_reproduced() -> None:
     repro = (Path(__file__).parent / "repro" / "cuda_tap_copy_umul_lohi.mlir").read_text()
     built = gpu_compile.compile_text(repro, "cuda")
     assert not built.ok and "umul_lohi" in built.error, built.short()
+    assert gpu_compile.compile_text(repro, "rocm").ok
+
+
+@pytest.mark.skipif(not FULL, reason="CONVOPT_GPU_FULL=1 (make test-full)")
+def test_vulkan_three_tap_reduction_failure_is_reproduced() -> None:
+    # OPEN_CONVOPT_FAILURES' r2plus1d vulkan entry, one dispatch: a padded
+    # gather reducing over 3 taps of which one reads in bounds; the same op
+    # with 4 taps builds, and rocm builds this one.  When this fails, IREE
+    # fixed it.
+    repro = (Path(__file__).parent / "repro" / "vulkan_matmul_like_three_taps.mlir").read_text()
+    built = gpu_compile.compile_text(repro, "vulkan")
+    assert not built.ok and "'vector.transfer_read' op with rank > 1" in built.error, built.short()
+    assert gpu_compile.compile_text(repro.replace("x3x16xf32", "x4x16xf32").replace("x48x3xf32", "x48x4xf32"), "vulkan").ok
     assert gpu_compile.compile_text(repro, "rocm").ok
