@@ -72,17 +72,12 @@ KNOWN_IREE_FAILURES = {
 # earlier): open.
 # (row:2d_dynamic_channels on vulkan was one until the phases' weight taps
 # became dense blocks, kernel/taps.py: it builds since;
-# repro/vulkan_dynamic_channels_phase.mlir keeps the old form.  r2plus1d on
-# cuda was one while those blocks were written by one flat copy:
-# repro/cuda_tap_copy_umul_lohi.mlir keeps that form.)
-OPEN_CONVOPT_FAILURES: dict[tuple[str, str], str] = {
-    # README's recipe for r2plus1d (--lower-forward-convs); its raw import
-    # fails earlier, on torch-mlir's invalid lowering of the strided 3x1x1
-    # forward convolution.  rocm and cuda build.
-    # vulkan fails on one padded gather reducing over 3 taps of which one
-    # reads in bounds: repro/vulkan_matmul_like_three_taps.mlir.
-    ("model:r2plus1d", "vulkan"): "'vector.transfer_read' op with rank > 1 should be broken down by prior passes",
-}
+# repro/vulkan_dynamic_channels_phase.mlir keeps the old form.  r2plus1d
+# through README's recipe was one on cuda while those blocks were written by
+# one flat copy (repro/cuda_tap_copy_umul_lohi.mlir keeps that form), and on
+# vulkan while a phase reduced over taps that read only zero padding
+# (relation.reaching_taps; repro/vulkan_matmul_like_three_taps.mlir).)
+OPEN_CONVOPT_FAILURES: dict[tuple[str, str], str] = {}
 
 
 # Decomposed-path builds that fail where the raw import fails too (and the
@@ -292,10 +287,10 @@ def test_cuda_tap_copy_failure_is_reproduced() -> None:
 
 @pytest.mark.skipif(not FULL, reason="CONVOPT_GPU_FULL=1 (make test-full)")
 def test_vulkan_three_tap_reduction_failure_is_reproduced() -> None:
-    # OPEN_CONVOPT_FAILURES' r2plus1d vulkan entry, one dispatch: a padded
-    # gather reducing over 3 taps of which one reads in bounds; the same op
-    # with 4 taps builds, and rocm builds this one.  When this fails, IREE
-    # fixed it.
+    # r2plus1d's vulkan failure while a phase reduced over all 3 taps, of
+    # which one reads in bounds (relation.reaching_taps drops the others
+    # since); the same op with 4 taps builds, and rocm builds this one.
+    # When this fails, IREE fixed it.
     repro = (Path(__file__).parent / "repro" / "vulkan_matmul_like_three_taps.mlir").read_text()
     built = gpu_compile.compile_text(repro, "vulkan")
     assert not built.ok and "'vector.transfer_read' op with rank > 1" in built.error, built.short()

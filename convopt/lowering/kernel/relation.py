@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import NamedTuple, Optional
 
@@ -300,7 +300,9 @@ def phase_pieces(em: Emitter, r: Rel) -> list[Piece]:
 
     for 0 <= q < ceildiv(Nb - phi, S): non-negative coefficients only, the
     flip in the weight copy (G*Ca*Cb*K values, 1/(N*Ns) of the
-    multiply-adds) and in the dynamic offsets.  The weight slice lies inside
+    multiply-adds) and in the dynamic offsets.  Where the sizes are static,
+    a piece keeps only the taps that read A in bounds (reaching_taps).  The
+    weight slice lies inside
     Wf (m0 >= 0 and m0 + T*(J-1) = K-1-k0); when J can be 0 (T > 1), m0
     and the extent of A's window are clamped so that the empty piece still
     slices in bounds."""
@@ -322,8 +324,37 @@ def phase_pieces(em: Emitter, r: Rel) -> list[Piece]:
             m0, size = em.min(m0, r.K), em.max(size, 0)
         a = Access(span=Span(offset=em.sub(c, em.mul(em.sub(J, 1), Dq)), size=size), c_out=1, c_red=Dq)
         w = Access(span=Span(offset=m0, size=J, stride=T), c_out=0, c_red=1, inside=True)
-        pieces.append(Piece(out=Span(offset=phi, size=Nq, stride=r.S), red=J, ins=(a, w)))
+        piece: Optional[Piece] = Piece(out=Span(offset=phi, size=Nq, stride=r.S), red=J, ins=(a, w))
+        if isinstance(r.Ns, int) and piece is not None and all(isinstance(x, int) for x in (piece.red, piece.out.size, a.span.offset)):
+            piece = reaching_taps(piece, r.Ns)
+        if piece is not None:  # None: no tap of this phase reads A in bounds, it stays zero
+            pieces.append(piece)
     return pieces
+
+
+def reaching_taps(piece: Piece, Ns: int) -> Optional[Piece]:
+    """A static phase piece (phase_pieces) without the taps that read only
+    A's zero padding: tap j' reads A[q + Dq*j' + o] (o its offset,
+    0 <= q < Nq), inside A (0 <= . < Ns) for some q when
+
+        -o - (Nq - 1) <= Dq*j' <= Ns - 1 - o,
+
+    so it keeps j' in [lo, hi] (within [0, J - 1]): A's window starts at
+    o + Dq*lo, the weight's at m0 + T*lo.  None when no tap is left (a
+    layer whose extent is 1 with padding 1 keeps 1 of its 3 taps)."""
+    a, w = piece.ins
+    J, Nq, o, Dq = piece.red, piece.out.size, a.span.offset, a.c_red
+    m0 = w.span.offset
+    assert isinstance(J, int) and isinstance(Nq, int) and isinstance(o, int) and isinstance(m0, int)
+    lo = max(0, ceildiv(-o - (Nq - 1), Dq))
+    hi = min(J - 1, (Ns - 1 - o) // Dq)
+    if hi < lo:
+        return None
+    n = hi - lo + 1
+    return replace(piece, red=n, ins=(
+        replace(a, span=Span(offset=o + Dq * lo, size=Nq + Dq * (n - 1))),
+        replace(w, span=Span(offset=m0 + w.span.stride * lo, size=n, stride=w.span.stride)),
+    ))
 
 
 PIECES: dict[Kind, Callable[[Emitter, Rel, Strategy], list[Piece]]] = {

@@ -109,3 +109,29 @@ func.func @conv_bwd_1d_stride2_odd(%go: !torch.vtensor<[2,6,4],f32>, %x: !torch.
   %r:3 = torch.aten.convolution_backward %go, %x, %w, %none, %l2, %l0, %l1, %transposed, %l0, %int1, %mask : !torch.vtensor<[2,6,4],f32>, !torch.vtensor<[2,4,9],f32>, !torch.vtensor<[6,4,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int, !torch.list<bool> -> !torch.vtensor<[2,4,9],f32>, !torch.vtensor<[6,4,3],f32>, !torch.none
   return %r#0, %r#1 : !torch.vtensor<[2,4,9],f32>, !torch.vtensor<[6,4,3],f32>
 }
+
+// An extent of 1 with padding 1: of the 3 taps only the middle one ever
+// reads grad_output in bounds, so the phase keeps that tap alone
+// (relation.reaching_taps): a 1-tap block of the weight, no padded
+// grad_output (the 3-tap form, reducing over zero padding, fails on
+// vulkan-spirv: test/gpu/repro/vulkan_matmul_like_three_taps.mlir).
+// CHECK-LABEL: func.func @conv_bwd_1d_extent1(
+// CHECK:         %[[W:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<6x4x1xf32>)
+// CHECK:           %[[K:.*]] = arith.subi %c1, %{{.*}} : index
+// CHECK:           tensor.extract %arg2[%{{.*}}, %{{.*}}, %[[K]]] : tensor<6x4x3xf32>
+// CHECK-NOT:     tensor.pad
+// CHECK:         linalg.generic {{.*}} ins(%arg0, %[[W]] : tensor<2x6x1xf32>, tensor<6x4x1xf32>) outs(%{{.*}} : tensor<2x4x1xf32>)
+// CHECK:         return
+func.func @conv_bwd_1d_extent1(%go: !torch.vtensor<[2,6,1],f32>, %x: !torch.vtensor<[2,4,1],f32>, %w: !torch.vtensor<[6,4,3],f32>) -> !torch.vtensor<[2,4,1],f32> {
+  %int1 = torch.constant.int 1
+  %int0 = torch.constant.int 0
+  %none = torch.constant.none
+  %l1 = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %l0 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %transposed = torch.constant.bool false
+  %t = torch.constant.bool true
+  %f = torch.constant.bool false
+  %mask = torch.prim.ListConstruct %t, %f, %f : (!torch.bool, !torch.bool, !torch.bool) -> !torch.list<bool>
+  %r:3 = torch.aten.convolution_backward %go, %x, %w, %none, %l1, %l1, %l1, %transposed, %l0, %int1, %mask : !torch.vtensor<[2,6,1],f32>, !torch.vtensor<[2,4,1],f32>, !torch.vtensor<[6,4,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int, !torch.list<bool> -> !torch.vtensor<[2,4,1],f32>, !torch.none, !torch.none
+  return %r#0 : !torch.vtensor<[2,4,1],f32>
+}
