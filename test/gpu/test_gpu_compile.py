@@ -154,7 +154,7 @@ KNOWN_LOWP_FAILURES: dict[tuple[str, str], str] = {
     # Through README's recipe (the raw import fails earlier, on torch-mlir's
     # forward convolution): each dispatch built alone, the step's classifier
     # matmul (matmul_2x64x10 and its gradient, IREE's own lowering of
-    # aten.linear) fails with _BITCAST, as do convopt's contractions.
+    # aten.mm) fails with _BITCAST, as do convopt's contractions.
     ("model:r2plus1d.bf16", "vulkan"): _CRASH + "; IREE's own classifier matmul fails alone: " + _BITCAST,
 }
 

@@ -324,11 +324,13 @@ def phase_pieces(em: Emitter, r: Rel) -> list[Piece]:
             m0, size = em.min(m0, r.K), em.max(size, 0)
         a = Access(span=Span(offset=em.sub(c, em.mul(em.sub(J, 1), Dq)), size=size), c_out=1, c_red=Dq)
         w = Access(span=Span(offset=m0, size=J, stride=T), c_out=0, c_red=1, inside=True)
-        piece: Optional[Piece] = Piece(out=Span(offset=phi, size=Nq, stride=r.S), red=J, ins=(a, w))
-        if isinstance(r.Ns, int) and piece is not None and all(isinstance(x, int) for x in (piece.red, piece.out.size, a.span.offset)):
-            piece = reaching_taps(piece, r.Ns)
-        if piece is not None:  # None: no tap of this phase reads A in bounds, it stays zero
-            pieces.append(piece)
+        piece = Piece(out=Span(offset=phi, size=Nq, stride=r.S), red=J, ins=(a, w))
+        if isinstance(r.Ns, int) and all(isinstance(x, int) for x in (J, Nq, a.span.offset)):
+            trimmed = reaching_taps(piece, r.Ns)
+            if trimmed is None:
+                continue  # no tap of this phase reads A in bounds: it stays zero
+            piece = trimmed
+        pieces.append(piece)
     return pieces
 
 

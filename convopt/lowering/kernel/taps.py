@@ -13,8 +13,10 @@ window of a bigger tensor (IREE's rocm IGEMM path fails on those:
 'memref.collapse_shape' address spaces), and no index is divided or
 reduced modulo a constant (a flat copy of every block did that; IREE
 narrows such index arithmetic to i16 vectors, which NVPTX cannot select:
-test/gpu/repro/cuda_tap_copy_umul_lohi.mlir).  IREE fuses each copy into
-the gather that reads it.
+test/gpu/repro/cuda_tap_copy_umul_lohi.mlir).  IREE does not fuse a copy
+into the contraction that reads it: each block beyond the first is a
+dispatch more (bench/README.md, "Fixed since: one copy per phase
+combination").
 """
 
 from __future__ import annotations
