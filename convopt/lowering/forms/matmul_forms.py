@@ -14,7 +14,9 @@ more data than the tensors hold:
 (per spatial dim; g is absent when groups == 1).  B is zero-padded where the
 windows read outside it, so the multiply executes the padded positions too:
 its MAC efficiency is that of the padded generic form.  The col2im taps only
-add; each adds exactly the positions its tap reaches in bounds.
+add: the taps of each output phase in one elementwise op over shifted slices
+of the zero-padded cols (col2im_window), or, where that does not fit, each tap
+exactly the positions it reaches in bounds (col2im_taps).
 
 The form "im2col" of the registry (registry.py): it fits every kernel with
 a matrix to multiply; its variants (peeled pieces or padded) compete by
@@ -31,6 +33,7 @@ from typing import NamedTuple, Optional
 
 from ...dialects import arith, linalg
 from ...ir.affine import AffineExpr, AffineMap, d
+from ...ir.builder import Builder
 from ...ir.core import Value
 from ...ir.types import FloatType, ranked
 from ..kernel.cost import FOLD, Work, dim_work, element_bytes, inserts, output_elements, size
@@ -183,6 +186,127 @@ def col2im_taps(em: Emitter, cols: Value, cols_order: list[Dim], out_lead: list[
     return outputs.finish()
 
 
+def window_fits(rels: Sequence[Rel], out_lead: Sequence[Ix]) -> bool:
+    """Whether col2im_window takes the scatter: static, P >= 0, and D = 1
+    along every strided dim."""
+    return all(r.static and r.P >= 0 and (r.S == 1 or r.D == 1) for r in rels) and all(isinstance(x, int) for x in out_lead)
+
+
+def col2im_window(em: Emitter, cols: Value, cols_order: list[Dim], out_lead: list[Ix], out_roles: list[Dim], rels: Sequence[Rel], acc_type: FloatType) -> Value:
+    """col2im as one elementwise sum per output phase (window_fits): every
+    tap of the phase is a shifted slice of cols, added in one op.  Per dim,
+    b the output position:
+
+        S = 1:  out[.., b]  = sum_{k < K} cols[.., k, .., b + P - D*k]
+        S > 1:  P_r[.., q]  = sum_{j < J_r} cols[.., r + S*j, .., q - j]
+                              (b + P = S*q + r: the taps k = r + S*j, J_r = ceil((K - r) / S) of them)
+                out[.., b]  = P_{(b + P) mod S}[.., (b + P) div S]
+
+    cols is zero-padded once along s so that every slice is in bounds (the
+    padded positions add zero); the phases of the strided dims are
+    interleaved by one elementwise op (_interleave).  One op per phase
+    combination instead of an add and an insert per tap."""
+    nd, lead = len(rels), len(out_roles)
+    quot: list[Ix] = [-(-(_static(r.Nb) + r.P) // r.S) if r.S > 1 else _static(r.Nb) for r in rels]
+    low = [max(0, r.D * (r.k - 1) - r.P) if r.S == 1 else -(-r.k // r.S) - 1 for r in rels]
+    high = [max(0, _static(quot[i]) + (r.P if r.S == 1 else 0) - _static(r.Ns)) for i, r in enumerate(rels)]
+    s_pad = [(low[c.spatial], high[c.spatial]) if c.name == "s" and c.spatial is not None else (0, 0) for c in cols_order]
+    padded = em.pad(cols, [lo for lo, _ in s_pad], [hi for _, hi in s_pad])
+    shape = em.shape(padded)
+    kept = [j for j, c in enumerate(cols_order) if c.name != "k"]
+    loop_of = {c: x for x, c in enumerate(out_roles)} | {Dim("s", i): lead + i for i in range(nd)}
+    rank = lead + nd
+    in_map = AffineMap.from_exprs(rank, [d(loop_of[cols_order[j]]) for j in kept])
+    phases: dict[tuple, Value] = {}
+    for combo in itertools.product(*[[None] if r.S == 1 else list(range(r.S)) for r in rels]):
+        per_dim = []  # per dim: the (tap, offset of its s slice) of the phase
+        for i, (r, ph) in enumerate(zip(rels, combo)):
+            if ph is None:
+                per_dim.append([(k, low[i] + r.P - r.D * k) for k in range(r.k)])
+            else:
+                per_dim.append([(ph + r.S * j, low[i] - j) for j in range(-(-(r.k - ph) // r.S))])
+        if not all(per_dim):
+            continue  # no tap lands on this phase: it reads as zero
+        slices = []
+        for tap in itertools.product(*per_dim):
+            offsets: list[Ix] = [0] * len(cols_order)
+            sizes = list(shape)
+            for j, c in enumerate(cols_order):
+                if c.spatial is not None:
+                    k, at = tap[c.spatial]
+                    offsets[j], sizes[j] = (k, 1) if c.name == "k" else (at, quot[c.spatial])
+            slices.append(_drop_units(em, em.extract_slice(padded, offsets, sizes, [1] * len(sizes)), [j in kept for j in range(len(cols_order))]))
+        init = em.empty(list(out_lead) + quot, acc_type)
+
+        def body(b: Builder, args: list[Value]) -> list[Value]:
+            total = args[0]
+            for v in args[1:-1]:
+                total = arith.same_type(b, arith.ADDF, total, v)
+            return [total]
+
+        phases[combo] = em.generic(slices, [init], [in_map] * len(slices) + [AffineMap.identity(rank)], ["parallel"] * rank, body)[0]
+    if all(r.S == 1 for r in rels):
+        return phases[(None,) * nd] if phases else em.zeros(list(out_lead) + quot, acc_type)
+    return _interleave(em, phases, out_lead, rels, quot, acc_type)
+
+
+def _drop_units(em: Emitter, v: Value, keep: Sequence[bool]) -> Value:
+    """v without its unit dims (keep False), by one collapse_shape."""
+    groups, trailing = unit_groups(keep)
+    groups[-1] += trailing
+    return em.collapse(v, groups)
+
+
+def _interleave(em: Emitter, phases: dict[tuple, Value], out_lead: list[Ix], rels: Sequence[Rel], quot: list[Ix], acc_type: FloatType) -> Value:
+    """out[.., b] = P_{(b + P) mod S}[.., (b + P) div S] per strided dim:
+    one elementwise op writing [.., q, r] (r the phase, a loop of its own),
+    collapsed to [.., S*q + r] and sliced at P."""
+    lead = len(out_lead)
+    shape: list[Ix] = list(out_lead)
+    pos_loop: list[int] = []
+    phase_loop: list[Optional[int]] = []
+    for r, q in zip(rels, quot):
+        pos_loop.append(len(shape))
+        shape.append(q)
+        if r.S > 1:
+            phase_loop.append(len(shape))
+            shape.append(r.S)
+        else:
+            phase_loop.append(None)
+    rank = len(shape)
+    keys = list(phases)
+    in_map = AffineMap.from_exprs(rank, [d(x) for x in range(lead)] + [d(x) for x in pos_loop])
+
+    zero = em.float(0.0, acc_type)
+    consts = {ph: em.index(ph) for key in keys for ph in key if ph is not None}
+
+    def body(b: Builder, args: list[Value]) -> list[Value]:
+        at = {x: linalg.index(b, x) for x in phase_loop if x is not None}
+        value = zero
+        for key, v in zip(keys, args):
+            cond = None
+            for ph, x in zip(key, phase_loop):
+                if x is None:
+                    continue
+                eq = arith.cmpi(b, "eq", at[x], consts[ph])
+                cond = eq if cond is None else arith.same_type(b, arith.ANDI, cond, eq)
+            assert cond is not None
+            value = arith.select(b, cond, v, value)
+        return [value]
+
+    merged = em.generic([phases[k] for k in keys], [em.empty(shape, acc_type)], [in_map] * len(keys) + [AffineMap.identity(rank)], ["parallel"] * rank, body)[0]
+    groups = [[x] for x in range(lead)] + [[p] if ph is None else [p, ph] for p, ph in zip(pos_loop, phase_loop)]
+    flat = em.collapse(merged, groups)
+    at: list[Ix] = [0] * lead
+    at += [0 if r.S == 1 else r.P for r in rels]
+    return em.extract_slice(flat, at, list(out_lead) + [r.Nb for r in rels], [1] * len(at))
+
+
+def _static(x: Ix) -> int:
+    assert isinstance(x, int), "col2im_window takes static sizes (window_fits)"
+    return x
+
+
 def _permute_into(em: Emitter, src: Value, src_names: list[Dim], dst_names: list[Dim], init: Optional[Value], acc_type: FloatType) -> Value:
     """dst[dst_names] = src[src_names] (+ init): one elementwise generic."""
     n = len(dst_names)
@@ -308,21 +432,24 @@ def matmul_tile(em: Emitter, req: KernelRequest, plan: KernelPlan, tile: Tile, s
 
 
 def emit_col2im_kernel(em: Emitter, req: KernelRequest, plan: KernelPlan, stats: KernelStats) -> Value:
-    """The scatter as cols = W^T A, then every tap adds its slice (col2im):
+    """The scatter as cols = W^T A, then the taps summed into the output (col2im_window, else col2im_taps):
 
         cols[g, (cb, k...), (n, s...)] = sum_ca W[g, (cb, k), ca] * A[g, ca, (n, s)]
 
     Returns the result in role layout [out_roles..., spatial...]."""
     rels, ins, acc_type = req.rels, plan.ins, req.acc_type
     dims = MatmulDims.of(plan.in_roles, plan.out_roles, rels, req.roles)
+    out_lead = [dims.size_of[r] for r in dims.out_roles]
     lhs = dims.matrix(em, ins[1], dims.in_roles[1] + dims.ks, [dims.pick("cb") + dims.ks, dims.pick("ca")])
     rhs = dims.matrix(em, ins[0], dims.in_roles[0] + dims.ss, [dims.pick("ca"), dims.pick("n") + dims.ss])
     parts = [dims.pick("cb") + dims.ks, dims.pick("n") + dims.ss]
     product, macs = batched_matmul(em, lhs, rhs, bool(dims.batch), acc_type, req.choices.tiles)
     col_matrix, cols_order = dims.unmatrix(em, product, parts)
-    ranges = [[tap_range(em, rel, k) for k in range(rel.k)] for rel in rels]
-    out_lead = [dims.size_of[r] for r in dims.out_roles]
-    result = col2im_taps(em, col_matrix, cols_order, out_lead, dims.out_roles, rels, ranges, acc_type)
+    if window_fits(rels, out_lead):
+        result = col2im_window(em, col_matrix, cols_order, out_lead, dims.out_roles, rels, acc_type)
+    else:
+        ranges = [[tap_range(em, rel, k) for k in range(rel.k)] for rel in rels]
+        result = col2im_taps(em, col_matrix, cols_order, out_lead, dims.out_roles, rels, ranges, acc_type)
     stats.add(macs)
     return result
 
@@ -369,13 +496,14 @@ def im2col_work(req: KernelRequest) -> Work:
                  matmul = N*G*Ca*Cb*M, result = N*G*Ca*Ns..., copy = E*N*G*Cb*M + A*N*G*Ca*Ns...
         weight   im2col cols[(n, s), (cb, k)], A transposed to [g, ca, (n, s)], matmul
                  matmul = N*G*Ca*Cb*M, result = G*Ca*Cb*K..., copy = E*N*G*Cb*M + E*N*G*Ca*Ns...
-        scatter  A transposed to [g, ca, (n, s)], matmul cols = W^T A, every tap adds its slice (col2im)
+        scatter  A transposed to [g, ca, (n, s)], matmul cols = W^T A, the taps summed (col2im)
                  matmul = N*G*Ca*Cb*M, result = N*G*Cb*M, copy = A*N*G*Cb*M + E*N*G*Ca*Ns...
 
         matmuls: one per tile (gather, weight), one (scatter)
         dispatches: 2 per tile (im2col, matmul) + 1 (gather, weight);
-                    2 + one per tap (scatter)
-        + cost.inserts of the tiles (the taps of col2im) into the result"""
+                    scatter by col2im_window: 3 (+ the padded cols copied) + one per phase
+                    combination (+ the interleave, strided), else 2 + one per tap
+        + cost.inserts of the tiles (the taps of col2im_taps) into the result"""
     roles, kind, device = req.roles, req.kind, req.choices.device
     e, acc = element_bytes(req.ins[0]), 4
     n, g, ca, cb = (size(roles[x]) for x in ("n", "g", "ca", "cb"))
@@ -383,12 +511,18 @@ def im2col_work(req: KernelRequest) -> Work:
     for r in req.rels:
         small *= size(r.Ns)
     if kind == Kind.SCATTER:
-        pairs = taps = 1
+        pairs = taps = phases = 1
         for r in req.rels:
             pairs *= size(r.Ns) * size(r.K)
             taps *= size(r.K)
+            phases *= min(r.S, size(r.K))
         macs = n * g * ca * cb * pairs
-        return Work(matmul=macs, matmul_result=macs / ca, matmul_op=1.0, copy_byte=acc * macs / ca + e * small, dispatch=2.0 + taps) + inserts(taps, output_elements(kind, roles, req.rels))
+        work = Work(matmul=macs, matmul_result=macs / ca, matmul_op=1.0, copy_byte=acc * macs / ca + e * small)
+        out = output_elements(kind, roles, req.rels)
+        if window_fits(req.rels, [roles["n"], roles["g"], roles["cb"]]):  # the padded cols copied once, then one op per phase (+ the interleave)
+            strided = any(r.S > 1 for r in req.rels)
+            return work + Work(copy_byte=acc * macs / ca + (acc * out if strided else 0), dispatch=3.0 + phases + strided)
+        return work + Work(dispatch=2.0 + taps) + inserts(taps, out)
     pairs = tiles = 1
     for r in req.rels:
         executed, count = dim_work(kind, r, choose_strategy(kind, FOLD, r, req.choices.peel, device))
