@@ -213,10 +213,17 @@ def col2im_window(em: Emitter, cols: Value, cols_order: list[Dim], out_lead: lis
     s_pad = [(low[c.spatial], high[c.spatial]) if c.name == "s" and c.spatial is not None else (0, 0) for c in cols_order]
     padded = em.pad(cols, [lo for lo, _ in s_pad], [hi for _, hi in s_pad])
     shape = em.shape(padded)
-    kept = [j for j, c in enumerate(cols_order) if c.name != "k"]
+    keep = [c.name != "k" for c in cols_order]  # a slice holds one tap: its k dims are unit dims
     loop_of = {c: x for x, c in enumerate(out_roles)} | {Dim("s", i): lead + i for i in range(nd)}
     rank = lead + nd
-    in_map = AffineMap.from_exprs(rank, [d(loop_of[cols_order[j]]) for j in kept])
+    in_map = AffineMap.from_exprs(rank, [d(loop_of[c]) for c, kept in zip(cols_order, keep) if kept])
+
+    def body(b: Builder, args: list[Value]) -> list[Value]:
+        total = args[0]
+        for v in args[1:-1]:
+            total = arith.same_type(b, arith.ADDF, total, v)
+        return [total]
+
     phases: dict[tuple, Value] = {}
     for combo in itertools.product(*[[None] if r.S == 1 else list(range(r.S)) for r in rels]):
         per_dim = []  # per dim: the (tap, offset of its s slice) of the phase
@@ -235,15 +242,8 @@ def col2im_window(em: Emitter, cols: Value, cols_order: list[Dim], out_lead: lis
                 if c.spatial is not None:
                     k, at = tap[c.spatial]
                     offsets[j], sizes[j] = (k, 1) if c.name == "k" else (at, quot[c.spatial])
-            slices.append(_drop_units(em, em.extract_slice(padded, offsets, sizes, [1] * len(sizes)), [j in kept for j in range(len(cols_order))]))
+            slices.append(_drop_units(em, em.extract_slice(padded, offsets, sizes, [1] * len(sizes)), keep))
         init = em.empty(list(out_lead) + quot, acc_type)
-
-        def body(b: Builder, args: list[Value]) -> list[Value]:
-            total = args[0]
-            for v in args[1:-1]:
-                total = arith.same_type(b, arith.ADDF, total, v)
-            return [total]
-
         phases[combo] = em.generic(slices, [init], [in_map] * len(slices) + [AffineMap.identity(rank)], ["parallel"] * rank, body)[0]
     if all(r.S == 1 for r in rels):
         return phases[(None,) * nd] if phases else em.zeros(list(out_lead) + quot, acc_type)
