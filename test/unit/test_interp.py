@@ -1238,3 +1238,27 @@ def test_split_unpack_and_elementwise_torch_ops():
     np.testing.assert_array_equal(full, np.full((2, 1), 2.5, np.float32))
     assert e.shape == (2, 1) and e.dtype == np.float32
     assert n.shape == () and n == 2.5
+
+
+PHASE_ROWS = [
+    harness.C("dw_phases_3x3_s2", batch=4, cin=3, cout=3, groups=3, spatial=(16, 16), kernel=(3, 3), stride=(2, 2), padding=(1, 1), mask=(True, False, False)),
+    harness.C("dw_phases_5x5_s2_odd", batch=4, cin=2, cout=2, groups=2, spatial=(15, 17), kernel=(5, 5), stride=(2, 2), padding=(2, 2), mask=(True, False, False)),
+    harness.C("dw_phases_mixed_dilated", batch=4, cin=2, cout=2, groups=2, spatial=(14, 13), kernel=(3, 3), stride=(2, 1), padding=(1, 2), dilation=(1, 2), mask=(True, False, False)),
+    harness.C("dw_phases_s3_k4", batch=4, cin=2, cout=2, groups=2, spatial=(19, 16), kernel=(4, 4), stride=(3, 3), padding=(2, 0), mask=(True, False, False)),
+    harness.C("dw_phases_1d", nd=1, batch=4, cin=3, cout=3, groups=3, spatial=(80,), kernel=(3,), stride=(2,), padding=(1,), mask=(True, False, False)),
+    harness.C("dw_phases_bf16", batch=4, cin=3, cout=3, groups=3, spatial=(16, 16), kernel=(3, 3), stride=(2, 2), padding=(1, 1), mask=(True, False, False), dtype="bf16"),
+]
+"""Strided depthwise grad_inputs large enough for the channels-last form
+(the flip under 1% of the multiply-adds): phases with 2x2, 2x1, 1x2 and 1x1
+taps (a unit-tap dim as a 1-D convolution over the batch or the channels),
+output sizes not a multiple of the stride, a stride-1 dilated dim beside a
+strided one, stride 3, 1-D, bf16."""
+
+
+@pytest.mark.parametrize("cfg", PHASE_ROWS, ids=lambda c: c.name)
+def test_depthwise_scatter_by_phases_matches_torch(cfg: harness.Config):
+    """channels_last._scatter_phases: one depthwise convolution per
+    combination of output phases, interleaved by one op (no insert)."""
+    lowered = harness.lower(harness.torch_ir(cfg), PATHS["named"])
+    assert "linalg.depthwise_conv" in lowered and "tensor.insert_slice" not in lowered, lowered
+    check_conv_bwd(cfg, PATHS["named"])

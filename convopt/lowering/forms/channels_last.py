@@ -7,7 +7,9 @@ depthwise op c = f = g and W has no c):
 
     gather   out[n, s..., f]  = sum_{k, c} B[n, S*s + D*k - P ..., c] * W[k..., c, f]
     scatter  out[n, b..., f]  = sum_{m, c} A[n, b + D*m - (D*(K-1) - P) ..., c] * Wf[m..., c, f]
-             (stride 1: the gather over the flipped weight Wf[m] = W[K-1-m])
+             (stride 1: the gather over the flipped weight Wf[m] = W[K-1-m];
+             a strided depthwise scatter: one such gather per output phase,
+             interleaved, _scatter_phases)
 
 and, depthwise only, the weight kernel with the batch folded into the
 channels (a depthwise convolution whose "kernel" is A, strides D and
@@ -28,8 +30,10 @@ a copy below 1%; channels_last_fits checks it).  Static shapes only.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
+from typing import NamedTuple, Optional
 
 from ...dialects import arith, linalg
 from ...ir.affine import AffineMap, d
@@ -39,6 +43,7 @@ from ...ir.types import FloatType, ranked
 from ..kernel.cost import padded_pairs
 from ..kernel.emit import Emitter, Ix
 from ..kernel.packed import mmt4d_plan
+from ..kernel.phases import interleave
 from ..kernel.relation import Kind, Rel, reaching
 from ..kernel.request import KernelRequest, KernelStats
 from ..kernel.roles import to_roles
@@ -69,7 +74,11 @@ def is_depthwise(roles: dict[str, Ix]) -> bool:
 def channels_last_fits(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) -> bool:
     """Where the channels-last form was measured faster (bench/README.md):
     static shapes; depthwise (Ca = Cb = 1, G > 1 groups) in 1-D and 2-D: the
-    weight kernel, and gather and scatter of stride 1; dense (G = 1, Ca and
+    weight kernel, the gather of stride 1 and the scatter (strided: by
+    output phases, _scatter_phases, where D = 1 and P >= 0 on the strided
+    dims: grad_input 0.31-0.55x the time of the pieces it replaces on
+    EfficientNet's and MobileNet's strided 5x5 and 3x3; a strided
+    depthwise gather as one strided convolution ran 1.3x slower); dense (G = 1, Ca and
     Cb > 1) in 2-D and 3-D: the scatter of stride 1 with more than one tap,
     and in 3-D the gather of stride 1 whose every dim has taps (3-D as 2-D
     convolutions per depth tap, _depth_split: grad_input of c3d-3x3x3 1.4x,
@@ -84,25 +93,35 @@ def channels_last_fits(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) ->
     with unit dims, 14x slower).
     The padded windows waste little: prod over dims of useful / executed
     >= MIN_EFFICIENCY, a gather and the weight kernel executing Ns*K per
-    dim and the scatter Nb*K; and a scatter's flipped weight (K... values
-    per channel pair) at most MAX_FLIP_FRACTION of its multiply-adds."""
+    dim and the scatter Nb*K (phase_pairs where strided); and a scatter's
+    flipped weight (K... values per channel pair) at most MAX_FLIP_FRACTION
+    of its multiply-adds.  A depthwise scatter competes by cost at any
+    efficiency: its exact form, peeled generic pieces, costs a dispatch
+    and an insert per piece (8x8 grad_inputs of 3x3 and 5x5 kernels ran in
+    0.40x and 0.27-0.34x the time of their 16 and 48 dispatches); a
+    depthwise gather or weight kernel keeps the bound (on 8x8, the 5x5
+    gather ran 1.28x and the weight kernel 1.13x slower than the pieces,
+    EfficientNet's step 1.14x)."""
     g, n, ca, cb = roles["g"], roles["n"], roles["ca"], roles["cb"]
     if not all(isinstance(x, int) for x in (g, n, ca, cb)) or not all(r.static for r in rels):
         return False
     unit_stride = all(r.S == 1 for r in rels)
     if is_depthwise(roles) and g > 1:  # type: ignore[operator]
-        fits = len(rels) in _DEPTHWISE and (kind == Kind.WEIGHT or unit_stride)
+        fits = len(rels) in _DEPTHWISE and (kind == Kind.WEIGHT or unit_stride or (kind == Kind.SCATTER and all(r.S == 1 or (r.D == 1 and r.P >= 0) for r in rels)))
     elif len(rels) not in _DENSE:
         return False
     else:
         kinds = (Kind.SCATTER, Kind.GATHER) if len(rels) == 3 and all(r.K != 1 for r in rels) else (Kind.SCATTER,)
         fits = g == 1 and ca > 1 and cb > 1 and kind in kinds and unit_stride and any(r.K != 1 for r in rels)  # type: ignore[operator]
+    if not fits:
+        return False
     useful = flip = 1
     for r in rels:
         useful *= r.useful()
         flip *= r.k
     executed = window_pairs(kind, rels, splits_depth(len(rels), is_depthwise(roles)))
-    return fits and executed > 0 and useful >= MIN_EFFICIENCY * executed and (kind != Kind.SCATTER or flip <= MAX_FLIP_FRACTION * useful * n)  # type: ignore[operator]
+    floor = 0.0 if is_depthwise(roles) and kind == Kind.SCATTER else MIN_EFFICIENCY  # see the docstring
+    return executed > 0 and useful >= floor * executed and (kind != Kind.SCATTER or flip <= MAX_FLIP_FRACTION * useful * n)  # type: ignore[operator]
 
 
 def splits_depth(nd: int, depthwise: bool) -> bool:
@@ -116,9 +135,10 @@ def window_pairs(kind: Kind, rels: Sequence[Rel], split: bool) -> int:
     but exactly the in-bounds ones of the first dim where split
     (_depth_split)."""
     pairs = 1
+    strided_scatter = kind == Kind.SCATTER and any(r.S > 1 for r in rels)
     for i, r in enumerate(rels):
         pairs *= r.useful() if split and i == 0 else padded_pairs(kind, r)
-    return pairs
+    return phase_pairs(rels) if strided_scatter else pairs
 
 
 SCATTER_MATMUL_TYPES = ("bf16",)
@@ -254,7 +274,12 @@ def emit_channels_last_kernel(em: Emitter, req: KernelRequest, stats: KernelStat
         w = em.reverse(w, list(range(lead, lead + nd)))
     # W is [g, k...] or [ca, cb, k...]: to [k..., g] or [k..., c, f] (gather: c = cb, f = ca; scatter: c = ca, f = cb)
     w = transpose(em, w, list(range(lead, lead + nd)) + ([0] if lead == 1 else [1, 0] if req.kind == Kind.GATHER else [0, 1]))
-    out = named_conv(em, x, w, req.rels, req.acc_type, stats) if req.kind == Kind.GATHER else _scatter(em, x, w, req, stats)
+    if req.kind == Kind.GATHER:
+        out = named_conv(em, x, w, req.rels, req.acc_type, stats)
+    elif all(r.S == 1 for r in req.rels):
+        out = _scatter(em, x, w, req, stats)
+    else:
+        out = _scatter_phases(em, x, w, req, stats)
     out = transpose(em, out, [0, nd + 1] + list(range(1, nd + 1)))  # [n, f, spatial...]
     return out if has_n else em.collapse(out, [[0, 1]] + [[i + 1] for i in range(1, nd + 1)])
 
@@ -269,6 +294,148 @@ def _scatter(em: Emitter, a: Value, wf: Value, req: KernelRequest, stats: Kernel
     [n, Nb..., f]."""
     rels = [Rel(S=1, D=r.D, P=r.D * (r.k - 1) - r.P, K=r.K, Ns=r.Nb, Nb=r.Ns) for r in req.rels]
     return named_conv(em, a, wf, rels, req.acc_type, stats)
+
+
+class Phase(NamedTuple):
+    """One output phase of one dim of a depthwise scatter (phase_windows):
+    phase r (b = S*q + r; None for a dim of stride 1, the whole output),
+    start: the position of A its first tap reads at q = 0, w_at: its first
+    tap in the flipped weight, gather: the stride-1 gather over its window
+    of A (P = 0: the window starts at start) and taps of the flipped weight
+    (every S-th from w_at)."""
+
+    phase: Optional[int]
+    start: int
+    w_at: int
+    gather: Rel
+
+
+def phase_windows(r: Rel) -> list[Phase]:
+    """A dim of a depthwise scatter (static; D = 1 where S > 1) as stride-1
+    gathers over the flipped weight Wf[m] = W[K-1-m], one per output phase.
+    Stride 1 (one phase, _scatter's gather):
+
+        out[b] = sum_{m < K} A[b + D*m - (D*(K-1) - P)] * Wf[m]
+
+    Stride S > 1: phase r (b = S*q + r, 0 <= q < Q = ceil(Nb / S)) is
+    reached by the taps k = k0 + S*j (k0 = (r + P) mod S, j < J = ceil((K - k0) / S))
+    at s = q + c - j (c = (r + P - k0) div S); with m = J-1-j,
+
+        P_r[q] = sum_{m < J} A[q + c - (J-1) + m] * Wf[K-1-k0 - S*(J-1) + S*m]
+
+    a gather of stride 1 and J taps.  Phases no tap reaches (J <= 0) are
+    left out: they read as zero.  The gathers of one dim share Q (one
+    interleave reads them all; S*Q >= Nb, the excess positions cut)."""
+    if r.S == 1:
+        return [Phase(None, r.P - r.D * (r.k - 1), 0, Rel(S=1, D=r.D, P=0, K=r.K, Ns=r.Nb, Nb=_int(r.Nb) + r.D * (r.k - 1)))]
+    assert r.D == 1, "phase_windows: a strided dim of dilation 1"
+    quot = -(-_int(r.Nb) // r.S)
+    out = []
+    for ph in range(min(r.S, _int(r.Nb))):
+        k0 = (ph + r.P) % r.S
+        c, taps = (ph + r.P - k0) // r.S, -(-(r.k - k0) // r.S)
+        if taps > 0:
+            out.append(Phase(ph, c - (taps - 1), r.k - 1 - k0 - r.S * (taps - 1), Rel(S=1, D=1, P=0, K=taps, Ns=quot, Nb=quot + taps - 1)))
+    return out
+
+
+def phase_pairs(rels: Sequence[Rel]) -> int:
+    """The (position, tap) pairs _scatter_phases executes: per combination
+    of phases prod_dims Q * J, a unit-tap dim of a 2-D combination over
+    its whole padded extent (_phase_conv)."""
+    per_dim = [phase_windows(r) for r in rels]
+    extent = [_int(r.Ns) + low + high for r, (low, high) in zip(rels, _phase_pads(rels, per_dim))]
+    total = 0
+    for combo in itertools.product(*per_dim):
+        unit = _unit_dim(combo)
+        total += math.prod(p.gather.k * (ext if i == unit else _int(p.gather.Ns)) for i, (p, ext) in enumerate(zip(combo, extent)))
+    return total
+
+
+def phase_dispatches(rels: Sequence[Rel]) -> int:
+    """The dispatches IREE makes of _scatter_phases (measured on 3x3 and
+    5x5 kernels of stride 2): A's transpose, the weight's flip, one per
+    combination of phases and per taps broadcast for a unit dim (_phase_conv);
+    the interleave, the transpose back and a combination of single taps
+    (an elementwise product) fuse into the last convolution."""
+    per_dim = [phase_windows(r) for r in rels]
+    combos = list(itertools.product(*per_dim))
+    spread = sum(1 for combo in combos if _unit_dim(combo) == 1)
+    single = any(all(p.gather.k == 1 for p in combo) for combo in combos)
+    return 2 + len(combos) + spread - int(single and len(combos) > 1)
+
+
+def _phase_pads(rels: Sequence[Rel], per_dim: Sequence[Sequence[Phase]]) -> list[tuple[int, int]]:
+    """Per dim the zero padding of A that every phase's window lies in."""
+    return [(max(0, *(-p.start for p in ps)), max(0, *(p.start + _int(p.gather.Nb) - _int(r.Ns) for p in ps))) for ps, r in zip(per_dim, rels)]
+
+
+def _unit_dim(combo: Sequence[Phase]) -> Optional[int]:
+    """The dim of a 2-D phase combination whose single tap makes its
+    named convolution slow, where the other dim has several (else None):
+    IREE's CPU codegen runs a depthwise_conv_2d_nhwc_hwc with a 1x2 or
+    2x1 kernel at ~1/5 the speed of a 2x2 one (0.24-0.31 ms against
+    0.045 ms on 2x28x28x96) and a 1-D depthwise convolution as fast
+    (0.062 ms on the same positions)."""
+    if len(combo) != 2:
+        return None
+    unit = [p.gather.k == 1 for p in combo]
+    return unit.index(True) if sum(unit) == 1 else None
+
+
+def _int(x: Ix) -> int:
+    assert isinstance(x, int), "a static size (channels_last_fits)"
+    return x
+
+
+def _scatter_phases(em: Emitter, a: Value, wf: Value, req: KernelRequest, stats: KernelStats) -> Value:
+    """The depthwise scatter out[n, b..., c] = sum_{s,k: b = S*s + D*k - P} A[n, s..., c] * W[k..., c]
+    of a strided kernel as one stride-1 depthwise convolution per
+    combination of output phases (phase_windows, _phase_conv), each over
+    its window of A (zero-padded once for all) and its taps of the flipped
+    weight wf (a strided slice), interleaved by one op
+    (phases.interleave).  a in [n, s..., c], wf [k..., c]; returns
+    [n, b..., c]."""
+    per_dim = [phase_windows(r) for r in req.rels]
+    pads = _phase_pads(req.rels, per_dim)
+    padded = em.pad(a, [0, *(lo for lo, _ in pads), 0], [0, *(hi for _, hi in pads), 0])
+    phases: dict[tuple, Value] = {}
+    for combo in itertools.product(*per_dim):
+        taps = em.extract_slice(wf, [p.w_at for p in combo] + [0], [p.gather.K for p in combo] + [em.shape(wf)[-1]], [r.S for r in req.rels] + [1])
+        phases[tuple(p.phase for p in combo)] = _phase_conv(em, padded, [lo + p.start for (lo, _), p in zip(pads, combo)], combo, taps, req.acc_type, stats)
+    quot: list[Ix] = [ps[0].gather.Ns for ps in per_dim]
+    return interleave(em, phases, [em.shape(a)[0]], req.rels, quot, req.acc_type, trail=[em.shape(wf)[-1]], at=[0] * len(req.rels))
+
+
+def _phase_conv(em: Emitter, padded: Value, at: list[int], combo: Sequence[Phase], taps: Value, acc_type: FloatType, stats: KernelStats) -> Value:
+    """P[n, q..., c] = sum_{m...} padded[n, at + q + m ..., c] * taps[m..., c]
+    (0 <= q < Q, m < J per dim): a stride-1 depthwise convolution, or,
+    where a 2-D combination has one unit-tap dim u (_unit_dim), the 1-D
+    depthwise convolution along the other dim over every position of u
+    (u folded into the batch where it is the first dim, into the channels
+    with the taps broadcast where it is the second), sliced to the phase's."""
+    n, c, nd = em.shape(padded)[0], em.shape(padded)[-1], len(combo)
+    rels, ones = [p.gather for p in combo], [1] * (nd + 2)
+    u = _unit_dim(combo)
+    if u is None:
+        win = em.extract_slice(padded, [0, *at, 0], [n, *(g.Nb for g in rels), c], ones)
+        return named_conv(em, win, taps, rels, acc_type, stats)
+    v, whole = 1 - u, em.shape(padded)[1 + u]
+    offsets, sizes = [0, 0, 0, 0], [n, 0, 0, c]
+    offsets[1 + v], sizes[1 + v], sizes[1 + u] = at[v], rels[v].Nb, whole
+    win = em.extract_slice(padded, offsets, sizes, ones)
+    line = em.collapse(taps, [[0, 1], [2]])  # [J_v, c]
+    if u == 0:  # [n, R, W, c] -> [n*R, W, c]
+        out = named_conv(em, em.collapse(win, [[0, 1], [2], [3]]), line, [rels[v]], acc_type, stats)
+        out = em.expand(out, [[0, 1], [2], [3]], [n, whole, rels[v].Ns, c])
+    else:  # [n, H, R, c] -> [n, H, R*c], the taps [J, c] broadcast to [J, R*c]
+        spread = em.generic([line], [em.empty([rels[v].K, whole, c], ranked(taps.type).element_type)],
+                            [AffineMap.from_exprs(3, [d(0), d(2)]), AffineMap.identity(3)], ["parallel"] * 3, lambda b, x: [x[0]])[0]
+        out = named_conv(em, em.collapse(win, [[0], [1], [2, 3]]), em.collapse(spread, [[0], [1, 2]]), [rels[v]], acc_type, stats)
+        out = em.expand(out, [[0], [1], [2, 3]], [n, rels[v].Ns, whole, c])
+    offsets, sizes = [0, 0, 0, 0], [n, rels[0].Ns, rels[1].Ns, c]
+    offsets[1 + u] = at[u]
+    return em.extract_slice(out, offsets, sizes, ones)
 
 
 def _weight(em: Emitter, a: Value, b: Value, req: KernelRequest, stats: KernelStats) -> Value:

@@ -40,6 +40,7 @@ from ..kernel.cost import FOLD, Work, dim_work, element_bytes, inserts, output_e
 from ..kernel.emit import Emitter, Ix, unit_groups
 from ..kernel.outputs import Outputs
 from ..kernel.packed import TileTable, mmt4d_plan, packed_matmul
+from ..kernel.phases import interleave
 from ..kernel.relation import Kind, Rel, Span, Strategy, tap_range
 from ..kernel.request import KernelRequest, KernelStats, Peel
 from ..kernel.roles import from_roles
@@ -204,7 +205,7 @@ def col2im_window(em: Emitter, cols: Value, cols_order: list[Dim], out_lead: lis
 
     cols is zero-padded once along s so that every slice is in bounds (the
     padded positions add zero); the phases of the strided dims are
-    interleaved by one elementwise op (_interleave).  One op per phase
+    interleaved by one elementwise op (phases.interleave).  One op per phase
     combination instead of an add and an insert per tap."""
     nd, lead = len(rels), len(out_roles)
     quot: list[Ix] = [-(-(_static(r.Nb) + r.P) // r.S) if r.S > 1 else _static(r.Nb) for r in rels]
@@ -247,7 +248,7 @@ def col2im_window(em: Emitter, cols: Value, cols_order: list[Dim], out_lead: lis
         phases[combo] = em.generic(slices, [init], [in_map] * len(slices) + [AffineMap.identity(rank)], ["parallel"] * rank, body)[0]
     if all(r.S == 1 for r in rels):
         return phases[(None,) * nd] if phases else em.zeros(list(out_lead) + quot, acc_type)
-    return _interleave(em, phases, out_lead, rels, quot, acc_type)
+    return interleave(em, phases, out_lead, rels, quot, acc_type)
 
 
 def _drop_units(em: Emitter, v: Value, keep: Sequence[bool]) -> Value:
@@ -255,51 +256,6 @@ def _drop_units(em: Emitter, v: Value, keep: Sequence[bool]) -> Value:
     groups, trailing = unit_groups(keep)
     groups[-1] += trailing
     return em.collapse(v, groups)
-
-
-def _interleave(em: Emitter, phases: dict[tuple, Value], out_lead: list[Ix], rels: Sequence[Rel], quot: list[Ix], acc_type: FloatType) -> Value:
-    """out[.., b] = P_{(b + P) mod S}[.., (b + P) div S] per strided dim:
-    one elementwise op writing [.., q, r] (r the phase, a loop of its own),
-    collapsed to [.., S*q + r] and sliced at P."""
-    lead = len(out_lead)
-    shape: list[Ix] = list(out_lead)
-    pos_loop: list[int] = []
-    phase_loop: list[Optional[int]] = []
-    for r, q in zip(rels, quot):
-        pos_loop.append(len(shape))
-        shape.append(q)
-        if r.S > 1:
-            phase_loop.append(len(shape))
-            shape.append(r.S)
-        else:
-            phase_loop.append(None)
-    rank = len(shape)
-    keys = list(phases)
-    in_map = AffineMap.from_exprs(rank, [d(x) for x in range(lead)] + [d(x) for x in pos_loop])
-
-    zero = em.float(0.0, acc_type)
-    consts = {ph: em.index(ph) for key in keys for ph in key if ph is not None}
-
-    def body(b: Builder, args: list[Value]) -> list[Value]:
-        at = {x: linalg.index(b, x) for x in phase_loop if x is not None}
-        value = zero
-        for key, v in zip(keys, args):
-            cond = None
-            for ph, x in zip(key, phase_loop):
-                if x is None:
-                    continue
-                eq = arith.cmpi(b, "eq", at[x], consts[ph])
-                cond = eq if cond is None else arith.same_type(b, arith.ANDI, cond, eq)
-            assert cond is not None
-            value = arith.select(b, cond, v, value)
-        return [value]
-
-    merged = em.generic([phases[k] for k in keys], [em.empty(shape, acc_type)], [in_map] * len(keys) + [AffineMap.identity(rank)], ["parallel"] * rank, body)[0]
-    groups = [[x] for x in range(lead)] + [[p] if ph is None else [p, ph] for p, ph in zip(pos_loop, phase_loop)]
-    flat = em.collapse(merged, groups)
-    at: list[Ix] = [0] * lead
-    at += [0 if r.S == 1 else r.P for r in rels]
-    return em.extract_slice(flat, at, list(out_lead) + [r.Nb for r in rels], [1] * len(at))
 
 
 def _static(x: Ix) -> int:

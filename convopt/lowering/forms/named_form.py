@@ -17,7 +17,7 @@ from ..kernel.emit import Emitter
 from ..kernel.relation import Kind, Rel, reaching
 from ..kernel.request import KernelRequest, KernelStats
 from ..kernel.roles import from_roles
-from .channels_last import channels_last_fits, emit_channels_last_kernel, is_depthwise, splits_depth, window_pairs
+from .channels_last import channels_last_fits, emit_channels_last_kernel, is_depthwise, phase_dispatches, splits_depth, window_pairs
 from .named import emit_named_gather, named_conv_name
 from .registry import FormDef, Variant, register
 
@@ -56,12 +56,15 @@ def named_work(req: KernelRequest) -> Work:
         multiply-adds (named; depthwise: named_depthwise, the weight kernel
         named_weight) = N*G*Ca*Cb * prod_dims K * (Ns, Nb for a scatter)
         copy = E * (N*G*Ca*Ns... + N*G*Cb*Nb...)    (A and B transposed to or from channels-last)
-        dispatches = 3 + convolutions (transposes in and out, the weight's)
+        dispatches = 3 + convolutions (transposes in and out, the weight's;
+                     a strided depthwise scatter: channels_last.phase_dispatches)
 
-    with one convolution, or, dense 3-D (channels_last._depth_split), N
-    per tap of the first dim reaching the input (a tap reaching only some
-    positions adds its part: one more), and N inserts, executing exactly
-    that dim's in-bounds (position, tap) pairs.  A channels-first named gather
+    with one convolution (a strided depthwise scatter: one per combination
+    of output phases, executing channels_last.phase_pairs), or, dense 3-D
+    (channels_last._depth_split), N per tap of the first dim reaching the
+    input (a tap reaching only some positions adds its part: one more), and
+    N inserts, executing exactly that dim's in-bounds (position, tap)
+    pairs.  A channels-first named gather
     (forced `named` only) counts the same."""
     n, g, ca, cb = (size(req.roles[x]) for x in ("n", "g", "ca", "cb"))
     split = splits_depth(len(req.rels), is_depthwise(req.roles)) and channels_last(req)
@@ -69,10 +72,11 @@ def named_work(req: KernelRequest) -> Work:
     small = big = 1
     for r in req.rels:
         small, big = small * size(r.Ns), big * size(r.Nb)
-    convs = _split_dispatches(req.rels[0], n) if split else 1
+    phases = req.kind == Kind.SCATTER and any(r.S > 1 for r in req.rels)
+    dispatches = phase_dispatches(req.rels) if phases else 3 + (_split_dispatches(req.rels[0], n) if split else 1)
     rate = "named" if not is_depthwise(req.roles) else "named_weight" if req.kind == Kind.WEIGHT else "named_depthwise"
     copies = element_bytes(req.ins[0]) * n * g * (ca * small + cb * big)
-    return Work(**{rate: float(n * g * ca * cb * pairs), "copy_byte": float(copies), "dispatch": 3.0 + convs})
+    return Work(**{rate: float(n * g * ca * cb * pairs), "copy_byte": float(copies), "dispatch": float(dispatches)})
 
 
 def _split_dispatches(first: Rel, n: int) -> int:

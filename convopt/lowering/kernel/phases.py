@@ -1,4 +1,7 @@
-"""The outputs of a scatter cut by output phases, interleaved by one op.
+"""The outputs of a scatter cut by output phases, interleaved by one op:
+PhaseOutputs (the GPU profile's phase pieces, reading each position's phase
+with tensor.extract) and interleave (the CPU forms' col2im_window and
+channels-last phases: affine reads, the phase a loop of its own).
 
 Along a dim of stride S the phase pieces of a scatter write the positions
 b = S*q + phi (0 <= q < Nq_phi) of the output, one phase phi each
@@ -24,14 +27,15 @@ import itertools
 import math
 from collections import Counter
 from collections.abc import Sequence
+from typing import Optional
 
 from ...dialects import arith, linalg, tensor
-from ...ir.affine import AffineMap
+from ...ir.affine import AffineMap, d
 from ...ir.builder import Builder
 from ...ir.core import Value
 from ...ir.types import FloatType
 from .emit import Emitter, Ix
-from .relation import Span
+from .relation import Rel, Span
 
 
 def interleavable(spatial: Sequence[Ix], pieces: Sequence[Sequence[Span]]) -> bool:
@@ -108,6 +112,60 @@ class PhaseOutputs:
             top = _int(sp.size) - 1
             out.append(top if top < (n - 1) // sp.stride else None)
         return out
+
+
+def interleave(em: Emitter, phases: dict[tuple, Value], out_lead: list[Ix], rels: Sequence[Rel], quot: list[Ix], acc_type: FloatType,
+               trail: Sequence[Ix] = (), at: Optional[Sequence[int]] = None) -> Value:
+    """out[.., b, ..] = P_{(b + P) mod S}[.., (b + P) div S, ..] per strided
+    dim (a phase key: per dim its phase r, None where S = 1; a phase absent
+    reads as zero): one elementwise op writing [.., q, r, ..] (r the phase,
+    a loop of its own), collapsed to [.., S*q + r, ..] and sliced at P.
+    Affine reads only, no index division.  The phases are [lead.., q..,
+    trail..] tensors (trail: dims after the spatial ones, a channels-last
+    phase's channel).  at: where out starts in the collapsed dims (default
+    P on the strided dims: phases keyed by (b + P) mod S)."""
+    lead = len(out_lead)
+    shape: list[Ix] = list(out_lead)
+    pos_loop: list[int] = []
+    phase_loop: list[Optional[int]] = []
+    for r, q in zip(rels, quot):
+        pos_loop.append(len(shape))
+        shape.append(q)
+        if r.S > 1:
+            phase_loop.append(len(shape))
+            shape.append(r.S)
+        else:
+            phase_loop.append(None)
+    tail = list(range(len(shape), len(shape) + len(trail)))
+    shape += list(trail)
+    rank = len(shape)
+    keys = list(phases)
+    in_map = AffineMap.from_exprs(rank, [d(x) for x in [*range(lead), *pos_loop, *tail]])
+
+    zero = em.float(0.0, acc_type)
+    consts = {ph: em.index(ph) for key in keys for ph in key if ph is not None}
+
+    def body(b: Builder, args: list[Value]) -> list[Value]:
+        at = {x: linalg.index(b, x) for x in phase_loop if x is not None}
+        value = zero
+        for key, v in zip(keys, args):
+            cond = None
+            for ph, x in zip(key, phase_loop):
+                if x is None:
+                    continue
+                eq = arith.cmpi(b, "eq", at[x], consts[ph])
+                cond = eq if cond is None else arith.same_type(b, arith.ANDI, cond, eq)
+            assert cond is not None
+            value = arith.select(b, cond, v, value)
+        return [value]
+
+    merged = em.generic([phases[k] for k in keys], [em.empty(shape, acc_type)], [in_map] * len(keys) + [AffineMap.identity(rank)], ["parallel"] * rank, body)[0]
+    groups = [[x] for x in range(lead)] + [[p] if ph is None else [p, ph] for p, ph in zip(pos_loop, phase_loop)] + [[x] for x in tail]
+    flat = em.collapse(merged, groups)
+    start: list[Ix] = [0] * lead
+    start += list(at) if at is not None else [0 if r.S == 1 else r.P for r in rels]
+    start += [0] * len(trail)
+    return em.extract_slice(flat, start, [*out_lead, *(r.Nb for r in rels), *trail], [1] * len(start))
 
 
 def _int(x: Ix) -> int:
