@@ -79,8 +79,12 @@ def channels_last_fits(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) ->
     dims: grad_input 0.31-0.55x the time of the pieces it replaces on
     EfficientNet's and MobileNet's strided 5x5 and 3x3; a strided
     depthwise gather as one strided convolution ran 1.3x slower); dense (G = 1, Ca and
-    Cb > 1) in 2-D and 3-D: the scatter of stride 1 with more than one tap,
-    and in 3-D the gather of stride 1 whose every dim has taps (3-D as 2-D
+    Cb > 1) in 2-D and 3-D: the scatter of stride 1 with more than one tap
+    whose 2-D convolutions have no unit kernel dim beside a wider one
+    (conv_2d_nhwc_hwcf with a 3x1 or 1x3 kernel ran 2-3x slower than
+    im2col: inception's 8x8 grad_inputs 101 and 80 us against 36 and 39;
+    with 7x1 on 17x17, 2660 us against 830), and in 3-D the gather of
+    stride 1 whose every dim has taps (3-D as 2-D
     convolutions per depth tap, _depth_split: grad_input of c3d-3x3x3 1.4x,
     of r2plus1d-3x1x1 1.5x, of conv3d-video 1.4x faster than im2col; c3d's
     step 0.88x and video_block's 0.94x with the 3x3x3 forward gathers too,
@@ -112,7 +116,8 @@ def channels_last_fits(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) ->
         return False
     else:
         kinds = (Kind.SCATTER, Kind.GATHER) if len(rels) == 3 and all(r.K != 1 for r in rels) else (Kind.SCATTER,)
-        fits = g == 1 and ca > 1 and cb > 1 and kind in kinds and unit_stride and any(r.K != 1 for r in rels)  # type: ignore[operator]
+        mixed = sum(r.K == 1 for r in rels[-2:]) == 1  # a 2-D convolution with one unit kernel dim: see the docstring
+        fits = g == 1 and ca > 1 and cb > 1 and kind in kinds and unit_stride and any(r.K != 1 for r in rels) and not mixed  # type: ignore[operator]
     if not fits:
         return False
     useful = flip = 1
