@@ -41,7 +41,7 @@ from ...ir.attributes import Attribute
 from ...ir.core import Value
 from ...ir.types import FloatType, ranked
 from ..kernel.cost import padded_pairs
-from ..kernel.emit import Emitter, Ix
+from ..kernel.emit import Emitter, Ix, static
 from ..kernel.packed import mmt4d_plan
 from ..kernel.phases import interleave
 from ..kernel.relation import Kind, Rel, reaching
@@ -134,16 +134,23 @@ def splits_depth(nd: int, depthwise: bool) -> bool:
     return nd == 3 and not depthwise
 
 
+def by_phases(kind: Kind, rels: Sequence[Rel]) -> bool:
+    """Whether the channels-last kernel is a strided scatter, emitted by
+    output phases (_scatter_phases)."""
+    return kind == Kind.SCATTER and any(r.S > 1 for r in rels)
+
+
 def window_pairs(kind: Kind, rels: Sequence[Rel], split: bool) -> int:
     """The (position, tap) pairs the channels-last convolutions execute:
     per dim those of the window over the zero-padded operand (padded_pairs),
     but exactly the in-bounds ones of the first dim where split
-    (_depth_split)."""
+    (_depth_split); a strided scatter those of its phases (phase_pairs)."""
+    if by_phases(kind, rels):
+        return phase_pairs(rels)
     pairs = 1
-    strided_scatter = kind == Kind.SCATTER and any(r.S > 1 for r in rels)
     for i, r in enumerate(rels):
         pairs *= r.useful() if split and i == 0 else padded_pairs(kind, r)
-    return phase_pairs(rels) if strided_scatter else pairs
+    return pairs
 
 
 SCATTER_MATMUL_TYPES = ("bf16",)
@@ -281,10 +288,10 @@ def emit_channels_last_kernel(em: Emitter, req: KernelRequest, stats: KernelStat
     w = transpose(em, w, list(range(lead, lead + nd)) + ([0] if lead == 1 else [1, 0] if req.kind == Kind.GATHER else [0, 1]))
     if req.kind == Kind.GATHER:
         out = named_conv(em, x, w, req.rels, req.acc_type, stats)
-    elif all(r.S == 1 for r in req.rels):
-        out = _scatter(em, x, w, req, stats)
-    else:
+    elif by_phases(req.kind, req.rels):
         out = _scatter_phases(em, x, w, req, stats)
+    else:
+        out = _scatter(em, x, w, req, stats)
     out = transpose(em, out, [0, nd + 1] + list(range(1, nd + 1)))  # [n, f, spatial...]
     return out if has_n else em.collapse(out, [[0, 1]] + [[i + 1] for i in range(1, nd + 1)])
 
@@ -332,11 +339,11 @@ def phase_windows(r: Rel) -> list[Phase]:
     left out: they read as zero.  The gathers of one dim share Q (one
     interleave reads them all; S*Q >= Nb, the excess positions cut)."""
     if r.S == 1:
-        return [Phase(None, r.P - r.D * (r.k - 1), 0, Rel(S=1, D=r.D, P=0, K=r.K, Ns=r.Nb, Nb=_int(r.Nb) + r.D * (r.k - 1)))]
+        return [Phase(None, r.P - r.D * (r.k - 1), 0, Rel(S=1, D=r.D, P=0, K=r.K, Ns=r.Nb, Nb=static(r.Nb) + r.D * (r.k - 1)))]
     assert r.D == 1, "phase_windows: a strided dim of dilation 1"
-    quot = -(-_int(r.Nb) // r.S)
+    quot = -(-static(r.Nb) // r.S)
     out = []
-    for ph in range(min(r.S, _int(r.Nb))):
+    for ph in range(min(r.S, static(r.Nb))):
         k0 = (ph + r.P) % r.S
         c, taps = (ph + r.P - k0) // r.S, -(-(r.k - k0) // r.S)
         if taps > 0:
@@ -349,11 +356,11 @@ def phase_pairs(rels: Sequence[Rel]) -> int:
     of phases prod_dims Q * J, a unit-tap dim of a 2-D combination over
     its whole padded extent (_phase_conv)."""
     per_dim = [phase_windows(r) for r in rels]
-    extent = [_int(r.Ns) + low + high for r, (low, high) in zip(rels, _phase_pads(rels, per_dim))]
+    extent = [static(r.Ns) + low + high for r, (low, high) in zip(rels, _phase_pads(rels, per_dim))]
     total = 0
     for combo in itertools.product(*per_dim):
         unit = _unit_dim(combo)
-        total += math.prod(p.gather.k * (ext if i == unit else _int(p.gather.Ns)) for i, (p, ext) in enumerate(zip(combo, extent)))
+        total += math.prod(p.gather.k * (ext if i == unit else static(p.gather.Ns)) for i, (p, ext) in enumerate(zip(combo, extent)))
     return total
 
 
@@ -372,7 +379,7 @@ def phase_dispatches(rels: Sequence[Rel]) -> int:
 
 def _phase_pads(rels: Sequence[Rel], per_dim: Sequence[Sequence[Phase]]) -> list[tuple[int, int]]:
     """Per dim the zero padding of A that every phase's window lies in."""
-    return [(max(0, *(-p.start for p in ps)), max(0, *(p.start + _int(p.gather.Nb) - _int(r.Ns) for p in ps))) for ps, r in zip(per_dim, rels)]
+    return [(max(0, *(-p.start for p in ps)), max(0, *(p.start + static(p.gather.Nb) - static(r.Ns) for p in ps))) for ps, r in zip(per_dim, rels)]
 
 
 def _unit_dim(combo: Sequence[Phase]) -> Optional[int]:
@@ -386,11 +393,6 @@ def _unit_dim(combo: Sequence[Phase]) -> Optional[int]:
         return None
     unit = [p.gather.k == 1 for p in combo]
     return unit.index(True) if sum(unit) == 1 else None
-
-
-def _int(x: Ix) -> int:
-    assert isinstance(x, int), "a static size (channels_last_fits)"
-    return x
 
 
 def _scatter_phases(em: Emitter, a: Value, wf: Value, req: KernelRequest, stats: KernelStats) -> Value:

@@ -37,7 +37,7 @@ from ...ir.builder import Builder
 from ...ir.core import Value
 from ...ir.types import FloatType, ranked
 from ..kernel.cost import FOLD, Work, dim_work, element_bytes, inserts, output_elements, size
-from ..kernel.emit import Emitter, Ix, unit_groups
+from ..kernel.emit import Emitter, Ix, static, unit_groups
 from ..kernel.outputs import Outputs
 from ..kernel.packed import TileTable, mmt4d_plan, packed_matmul
 from ..kernel.phases import interleave
@@ -208,9 +208,9 @@ def col2im_window(em: Emitter, cols: Value, cols_order: list[Dim], out_lead: lis
     interleaved by one elementwise op (phases.interleave).  One op per phase
     combination instead of an add and an insert per tap."""
     nd, lead = len(rels), len(out_roles)
-    quot: list[Ix] = [-(-(_static(r.Nb) + r.P) // r.S) if r.S > 1 else _static(r.Nb) for r in rels]
+    quot: list[Ix] = [-(-(static(r.Nb) + r.P) // r.S) if r.S > 1 else static(r.Nb) for r in rels]
     low = [max(0, r.D * (r.k - 1) - r.P) if r.S == 1 else -(-r.k // r.S) - 1 for r in rels]
-    high = [max(0, _static(quot[i]) + (r.P if r.S == 1 else 0) - _static(r.Ns)) for i, r in enumerate(rels)]
+    high = [max(0, static(quot[i]) + (r.P if r.S == 1 else 0) - static(r.Ns)) for i, r in enumerate(rels)]
     s_pad = [(low[c.spatial], high[c.spatial]) if c.name == "s" and c.spatial is not None else (0, 0) for c in cols_order]
     padded = em.pad(cols, [lo for lo, _ in s_pad], [hi for _, hi in s_pad])
     shape = em.shape(padded)
@@ -256,11 +256,6 @@ def _drop_units(em: Emitter, v: Value, keep: Sequence[bool]) -> Value:
     groups, trailing = unit_groups(keep)
     groups[-1] += trailing
     return em.collapse(v, groups)
-
-
-def _static(x: Ix) -> int:
-    assert isinstance(x, int), "col2im_window takes static sizes (window_fits)"
-    return x
 
 
 def _permute_into(em: Emitter, src: Value, src_names: list[Dim], dst_names: list[Dim], init: Optional[Value], acc_type: FloatType) -> Value:

@@ -17,7 +17,7 @@ from ..kernel.emit import Emitter
 from ..kernel.relation import Kind, Rel, reaching
 from ..kernel.request import KernelRequest, KernelStats
 from ..kernel.roles import from_roles
-from .channels_last import channels_last_fits, emit_channels_last_kernel, is_depthwise, phase_dispatches, splits_depth, window_pairs
+from .channels_last import by_phases, channels_last_fits, emit_channels_last_kernel, is_depthwise, phase_dispatches, splits_depth, window_pairs
 from .named import emit_named_gather, named_conv_name
 from .registry import FormDef, Variant, register
 
@@ -72,8 +72,7 @@ def named_work(req: KernelRequest) -> Work:
     small = big = 1
     for r in req.rels:
         small, big = small * size(r.Ns), big * size(r.Nb)
-    phases = req.kind == Kind.SCATTER and any(r.S > 1 for r in req.rels)
-    dispatches = phase_dispatches(req.rels) if phases else 3 + (_split_dispatches(req.rels[0], n) if split else 1)
+    dispatches = phase_dispatches(req.rels) if by_phases(req.kind, req.rels) else 3 + (_split_dispatches(req.rels[0], n) if split else 1)
     rate = "named" if not is_depthwise(req.roles) else "named_weight" if req.kind == Kind.WEIGHT else "named_depthwise"
     copies = element_bytes(req.ins[0]) * n * g * (ca * small + cb * big)
     return Work(**{rate: float(n * g * ca * cb * pairs), "copy_byte": float(copies), "dispatch": float(dispatches)})

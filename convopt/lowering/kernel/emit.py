@@ -23,6 +23,13 @@ from ...ir.types import FloatType, RankedTensorType, Type, ValueTensorType, buil
 Ix = Union[int, Value]
 
 
+def static(x: Ix) -> int:
+    """x, a size the caller has checked is static (forms and outputs that
+    take static shapes only)."""
+    assert isinstance(x, int), "expected a static size"
+    return x
+
+
 def ceildiv(a: int, b: int) -> int:
     return -((-a) // b)
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from ...ir.core import Value
 from ...ir.types import FloatType
-from .emit import Emitter, Ix
+from .emit import Emitter, Ix, static
 from .relation import Span
 
 
@@ -36,7 +36,7 @@ class Outputs:
             self.writers[key] += 1
             if None in key or not all(isinstance(x, int) for x in [*lead, *(sp.size for sp in spans)]):
                 continue  # phases only for static shapes (IREE miscompiles some dynamic ones)
-            dense = [(_int(sp.offset) // sp.stride, _int(sp.size), sp.stride) for sp in spans]
+            dense = [(static(sp.offset) // sp.stride, static(sp.size), sp.stride) for sp in spans]
             old = self.box.get(key)
             if old is None:
                 self.box[key] = [(a, a + n, st) for a, n, st in dense]
@@ -63,7 +63,7 @@ class Outputs:
         box = self.box[key]
         if key not in self.accs:
             self.accs[key] = em.zeros(self.lead + [e - a for a, e, _ in box], self.acc_type)
-        dense: list[Ix] = [_int(sp.offset) // sp.stride - a for sp, (a, _, _) in zip(spans, box)]
+        dense: list[Ix] = [static(sp.offset) // sp.stride - a for sp, (a, _, _) in zip(spans, box)]
         offsets = _zeros(lead) + dense
         sizes = em.shape(self.accs[key])[:lead] + [sp.size for sp in spans]
         return key, self.accs[key], offsets, sizes, [1] * (lead + len(spans))
@@ -88,8 +88,3 @@ class Outputs:
 
 def _zeros(n: int) -> list[Ix]:
     return [0] * n
-
-
-def _int(x: Ix) -> int:
-    assert isinstance(x, int), "expected a static size"
-    return x

@@ -34,7 +34,7 @@ from ...ir.affine import AffineMap, d
 from ...ir.builder import Builder
 from ...ir.core import Value
 from ...ir.types import FloatType
-from .emit import Emitter, Ix
+from .emit import Emitter, Ix, static
 from .relation import Rel, Span
 
 
@@ -63,7 +63,7 @@ class PhaseOutputs:
         self.spans: dict[tuple, Sequence[Span]] = {self.key(sp): sp for sp in pieces}
         self.writers: Counter = Counter(self.key(sp) for sp in pieces)
         self.strides = [sp.stride for sp in pieces[0]]
-        self.sizes = [_int(n) for n in spatial]
+        self.sizes = [static(n) for n in spatial]
 
     @staticmethod
     def key(spans: Sequence[Span]) -> tuple:
@@ -109,7 +109,7 @@ class PhaseOutputs:
         could read past it (else None: no clamp)."""
         out: list[int | None] = []
         for sp, n in zip(spans, self.sizes):
-            top = _int(sp.size) - 1
+            top = static(sp.size) - 1
             out.append(top if top < (n - 1) // sp.stride else None)
         return out
 
@@ -146,14 +146,14 @@ def interleave(em: Emitter, phases: dict[tuple, Value], out_lead: list[Ix], rels
     consts = {ph: em.index(ph) for key in keys for ph in key if ph is not None}
 
     def body(b: Builder, args: list[Value]) -> list[Value]:
-        at = {x: linalg.index(b, x) for x in phase_loop if x is not None}
+        index = {x: linalg.index(b, x) for x in phase_loop if x is not None}
         value = zero
         for key, v in zip(keys, args):
             cond = None
             for ph, x in zip(key, phase_loop):
                 if x is None:
                     continue
-                eq = arith.cmpi(b, "eq", at[x], consts[ph])
+                eq = arith.cmpi(b, "eq", index[x], consts[ph])
                 cond = eq if cond is None else arith.same_type(b, arith.ANDI, cond, eq)
             assert cond is not None
             value = arith.select(b, cond, v, value)
@@ -166,11 +166,6 @@ def interleave(em: Emitter, phases: dict[tuple, Value], out_lead: list[Ix], rels
     start += list(at) if at is not None else [0 if r.S == 1 else r.P for r in rels]
     start += [0] * len(trail)
     return em.extract_slice(flat, start, [*out_lead, *(r.Nb for r in rels), *trail], [1] * len(start))
-
-
-def _int(x: Ix) -> int:
-    assert isinstance(x, int), "phases.PhaseOutputs takes static spatial sizes"
-    return x
 
 
 def _is_phase(b: Builder, phase: Sequence[Value | None], key: tuple, consts: dict[int, Value]) -> Value:
