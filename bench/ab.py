@@ -8,9 +8,12 @@ convopts; each module is checked against PyTorch's float64 gradients, then
 the two are timed in alternation (--rounds rounds of one call each, the
 order swapped every round; other processes paused as bench/load.py does).
 Prints per model each median, the median of the per-round ratios
-(tree / REF) with its quartiles, and the dispatch count of each module.
+(tree / REF) with its quartiles, and the dispatch count of each module;
+with --builds B, each module is built B times (the two alternated) and the
+build's CPU seconds (convopt's lowering chain + iree-compile, user +
+system) are printed too: the median of each, and their ratio.
 
-    python bench/ab.py --ref HEAD [--models c3d,video_block] [--rounds 41] [--target-cpu host]
+    python bench/ab.py --ref HEAD [--models c3d,video_block] [--rounds 41] [--builds 3] [--target-cpu host]
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ def main() -> None:
     parser.add_argument("--models", default="", help="comma-separated (default: every model)")
     parser.add_argument("--rounds", type=int, default=41)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--builds", type=int, default=1, help="builds per module, alternated; > 1 prints build CPU seconds")
     parser.add_argument("--target-cpu", default="host")
     args = parser.parse_args()
     bm.IREE_FLAGS[-1] = f"--iree-llvmcpu-target-cpu={args.target_cpu}"
@@ -57,9 +61,14 @@ def main() -> None:
             inputs = [a.detach().contiguous().numpy() for a in args_t]
             stages = bm.Stages(bm.MODELS_DIR / spec.file, work)
             fns, errs, disp = {}, {}, {}
+            build: dict[str, list[float]] = {k: [] for k in pair}
+            for i in range(args.builds):
+                for key in list(pair) if i % 2 == 0 else list(pair)[::-1]:
+                    vmfb = work / f"{bm.slug(key)}.vmfb"
+                    compile_cpu = bm.iree_compile(stages.get(pair[key]), "torch", vmfb, work)[1]
+                    build[key].append(stages.chain_time(pair[key], cpu=True) + compile_cpu)
             for key, stage in pair.items():
                 vmfb = work / f"{bm.slug(key)}.vmfb"
-                bm.iree_compile(stages.get(stage), "torch", vmfb, work)
                 fns[key], errs[key] = bm.load_iree(vmfb, inputs, ref, args.threads)
                 disp[key] = stages.get(stage).read_text().count("linalg.")
             keys = list(pair)
@@ -76,6 +85,9 @@ def main() -> None:
             lo, mid, hi = quartiles(ratios)
             print(f"{name:20s} {statistics.median(times['tree']) * 1e3:8.2f} {statistics.median(times[args.ref]) * 1e3:11.2f}   {mid:5.2f} [{lo:.2f}-{hi:.2f}]"
                   f"   linalg ops {disp['tree']}/{disp[args.ref]}   {errs['tree']:.1e} / {errs[args.ref]:.1e}", flush=True)
+            if args.builds > 1:
+                tb, rb = statistics.median(build["tree"]), statistics.median(build[args.ref])
+                print(f"{'':20s} build CPU s {tb:6.2f} {rb:11.2f}   {tb / rb:5.2f}   (each: {' '.join(f'{x:.1f}' for x in build['tree'])} / {' '.join(f'{x:.1f}' for x in build[args.ref])})", flush=True)
 
 
 if __name__ == "__main__":

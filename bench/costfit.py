@@ -58,7 +58,10 @@ import's) / (convopt's dispatches - the raw import's) over the models of
 bench/README.md's final runs, median 0.12 s (0.08 resnext - 0.15 audio)."""
 BUILD_RUNS = 100_000
 """The runs (training steps) a build is amortized over: a policy, not a
-measurement; the build cost of a dispatch is BUILD_SECONDS_PER_DISPATCH / BUILD_RUNS."""
+measurement; the build cost of a dispatch between forms is BUILD_SECONDS_PER_DISPATCH / BUILD_RUNS."""
+PEEL_BUILD_RUNS = 30_000
+"""The same between the variants of one form (Costs.peel_build): measured on
+whole steps, see convopt/lowering/kernel/cost.py Costs."""
 
 
 class Row(NamedTuple):
@@ -194,7 +197,8 @@ def fit(rows: list[Row]) -> np.ndarray:
 def costs_of(theta: np.ndarray):
     from convopt.lowering.kernel.cost import FIELDS, Costs
 
-    return Costs(**{f: float(v) for f, v in zip(FIELDS, theta[: len(FIELDS)])}, build=BUILD_SECONDS_PER_DISPATCH * 1e9 / BUILD_RUNS)
+    return Costs(**{f: float(v) for f, v in zip(FIELDS, theta[: len(FIELDS)])}, build=BUILD_SECONDS_PER_DISPATCH * 1e9 / BUILD_RUNS,
+                 peel_build=BUILD_SECONDS_PER_DISPATCH * 1e9 / PEEL_BUILD_RUNS)
 
 
 def auto_rows(rows: list[Row], req, cls: str) -> list[Row]:

@@ -122,13 +122,31 @@ def test_variants_offered():
 
 def test_the_argmin_follows_the_costs():
     req = request(Kind.WEIGHT, 2, 1, 8, 16, [PADDED_1D])
-    cheap_matmuls = replace(AVX512_COSTS, matmul_op=0.0, dispatch=0.0, build=0.0, copy_byte=0.0)
+    cheap_matmuls = replace(AVX512_COSTS, matmul_op=0.0, dispatch=0.0, build=0.0, peel_build=0.0, copy_byte=0.0)
     dear_matmuls = replace(AVX512_COSTS, matmul_op=1e6)
     pick = registry.choose(request(Kind.WEIGHT, 2, 1, 8, 16, [PADDED_1D], costs=cheap_matmuls))
     assert (pick.form.name, pick.variant.name) == ("im2col", "pieces")  # exact: fewer multiply-adds
     pick = registry.choose(request(Kind.WEIGHT, 2, 1, 8, 16, [PADDED_1D], costs=dear_matmuls))
     assert pick.form.name == "generic"  # im2col's matmuls priced out
-    assert pick.cost == min(dear_matmuls.total(v.work) for f in ("generic", "im2col", "named") for v in registry.form(f).variants(req) if registry.form(f).fits(req))
+    offered = [min(registry.form(f).variants(req), key=lambda v: dear_matmuls.within_form(v.work)) for f in ("generic", "im2col", "named") if registry.form(f).fits(req)]
+    assert pick.cost == min(dear_matmuls.total(v.work) for v in offered)
+
+
+def test_a_forms_variants_weigh_the_build_more():
+    """Each form offers its variant of least time + dispatches * peel_build;
+    the forms compete by time + dispatches * build."""
+    costs = Costs(generic=1.0, build=10.0, peel_build=100.0)
+    req = request(Kind.GATHER, 2, 1, 8, 8, SAME_3X3, costs=costs)
+    pieces, one_op = Work(generic=100_000.0, dispatch=11.0), Work(generic=100_800.0, dispatch=1.0)
+
+    def form(name: str, *works: Work) -> registry.FormDef:
+        return registry.form("generic")._replace(name=name, variants=lambda r: [registry.Variant(f"v{i}", r, w) for i, w in enumerate(works)])
+
+    # one form: 100000 + 11 * 100 > 100800 + 1 * 100, so it offers the one op
+    assert registry.cheapest([form("a", pieces, one_op)], req).variant.work == one_op
+    # two forms: 100000 + 11 * 10 < 100800 + 1 * 10, so the pieces' form wins
+    pick = registry.cheapest([form("a", pieces), form("b", one_op)], req)
+    assert pick.form.name == "a" and pick.cost == costs.total(pieces)
 
 
 def test_below_the_fitted_range_only_nearly_exact_variants_compete():
@@ -163,7 +181,7 @@ def test_candidates_follow_what_the_profile_builds():
         assert registry.form("named").candidate(request(Kind.SCATTER, 8, 1, 64, 64, SAME_3X3, device=device))
 
 
-@pytest.mark.parametrize("field", [*FIELDS, "build"])
+@pytest.mark.parametrize("field", [*FIELDS, "build", "peel_build"])
 def test_cpu_costs_are_the_classes_geometric_mean(field):
     assert getattr(CPU_COSTS, field) == pytest.approx(math.sqrt(getattr(AVX512_COSTS, field) * getattr(AVX2_COSTS, field)))
 

@@ -10,9 +10,10 @@ variants it can emit a request in, each with the work it does
 and its emitter.
 
 `choose` is one argmin: under `auto`, over every candidate form serving the
-kernel and every variant of it, the least cost of the device profile's
-`costs` (estimated run time plus build cost, ../kernel/cost.py); on equal
-cost the form of lower `priority`.  Below the fitted range (a kernel of
+kernel, each offering its variant of least `costs.within_form`, the least
+`costs.total` of the device profile's `costs` (estimated run time plus
+build cost, the build weighed more between a form's variants:
+../kernel/cost.py); on equal cost the form of lower `priority`.  Below the fitted range (a kernel of
 fewer multiply-adds than any measured) only the nearly exact variants
 compete (cost.within_fit).  A forced form emits its own cheapest
 variant, or, where it does not fit the request, FALLBACK's.
@@ -142,12 +143,19 @@ def by_priority() -> list[FormDef]:
 def cheapest(forms: list[FormDef], req: KernelRequest) -> Pick:
     """The variant of least cost on req's device profile among the
     variants of these forms that compete (cost.within_fit: below the
-    fitted range, only the nearly exact ones); the first of equal ones."""
+    fitted range, only the nearly exact ones): each form's variant of
+    least costs.within_form, then of those the least costs.total; the
+    first of equal ones."""
     from ..kernel.cost import within_fit  # the lowering's, imported when a kernel is chosen
 
     costs = req.choices.device.costs
-    picks = [Pick(f, v, costs.total(v.work)) for f in forms for v in f.variants(req)]
-    return min((p for p, ok in zip(picks, within_fit([p.variant.work for p in picks])) if ok), key=lambda p: p.cost)
+    variants = [(f, v) for f in forms for v in f.variants(req)]
+    offered: dict[str, tuple[float, Pick]] = {}
+    for (f, v), ok in zip(variants, within_fit([v.work for _, v in variants])):
+        key = costs.within_form(v.work)
+        if ok and (f.name not in offered or key < offered[f.name][0]):
+            offered[f.name] = (key, Pick(f, v, costs.total(v.work)))
+    return min((p for _, p in offered.values()), key=lambda p: p.cost)
 
 
 def choose(req: KernelRequest) -> Pick:

@@ -14,7 +14,10 @@ time of one unit of each, measured (bench/costfit.py); a variant's cost is
     total = time + build
 
 and `auto` emits the variant of least total (ties: the form of lower
-priority).  Nothing here emits IR: sizes are folded (`FOLD`), a dynamic
+priority), each form offering its variant of least
+`time + work.dispatch * costs.peel_build` (`Costs.within_form`): the
+variants of one form (peeled pieces, padded, compact) weigh the build
+more than the forms do against each other.  Nothing here emits IR: sizes are folded (`FOLD`), a dynamic
 size counts as DYNAMIC_SIZE.
 """
 
@@ -102,9 +105,21 @@ def within_fit(works: Sequence[Work]) -> list[bool]:
 @dataclass(frozen=True)
 class Costs:
     """A device class's measured cost of one unit of each Work field (ns
-    per multiply-add, result element, byte, dispatch), and `build`: ns of
-    total cost per dispatch for building it (IREE's build CPU seconds per
-    dispatch over the runs a build is amortized on)."""
+    per multiply-add, result element, byte, dispatch), and the build cost
+    of a dispatch (IREE's build CPU seconds per dispatch over the runs a
+    build is amortized on): `build` between forms, `peel_build` between the
+    variants of one form.
+
+    Why two (bench/README.md, "Build cost between a form's variants"):
+    with one weight of 4000 ns both kinds of choice moved.  Between the
+    variants of one form (im2col pieces -> padded, generic pieces ->
+    compact: 5-80x fewer dispatches priced 10-35% slower) the steps ran as
+    fast (c3d 0.98, efficientnet_se 1.00, dcgan 0.99) and built in
+    0.44-0.72x the CPU seconds; between forms (im2col -> generic on small
+    kernels: 2-3 dispatches fewer priced 1.2-2.2x slower, where the fit's
+    errors across forms are of that size) the steps ran slower
+    (audio_encoder 1.12, resnet50_slim 1.05, shufflenet_v2 1.05) and built
+    no faster."""
 
     generic: float = 0.0
     generic_weight: float = 0.0
@@ -118,14 +133,20 @@ class Costs:
     copy_byte: float = 0.0
     dispatch: float = 0.0
     build: float = 0.0
+    peel_build: float = 0.0
 
     def time(self, work: Work) -> float:
         """The estimated run time of work, ns."""
         return sum(getattr(work, f) * getattr(self, f) for f in FIELDS)
 
     def total(self, work: Work) -> float:
-        """time + build cost, ns."""
+        """time + build cost, ns: what forms compete by."""
         return self.time(work) + work.dispatch * self.build
+
+    def within_form(self, work: Work) -> float:
+        """time + the build cost between a form's variants, ns: what picks
+        the variant a form offers."""
+        return self.time(work) + work.dispatch * self.peel_build
 
 
 def generic_rate(kind: Kind, roles: dict[str, Ix]) -> str:

@@ -134,11 +134,11 @@ class DeviceProfile:
 
 AVX512_COSTS = Costs(
     generic=0.08082, generic_weight=0.3431, generic_depthwise=0.4073, matmul=0.01691, matmul_result=0.0, matmul_op=3633.0, named=0.007548, named_depthwise=0.01678, named_weight=0.05139, copy_byte=0.1203, dispatch=130.5,
-    build=1200.0,
+    build=1200.0, peel_build=4000.0,
 )
 AVX2_COSTS = Costs(
     generic=0.08365, generic_weight=0.3084, generic_depthwise=0.3832, matmul=0.02344, matmul_result=0.0, matmul_op=3641.0, named=0.06871, named_depthwise=0.01371, named_weight=0.1352, copy_byte=0.1085, dispatch=126.4,
-    build=1200.0,
+    build=1200.0, peel_build=4000.0,
 )
 """The costs of the two x86 classes (ns per multiply-add, result element,
 byte, matmul and dispatch; cost.py), fitted by bench/costfit.py on every
@@ -162,10 +162,12 @@ former channels_last_dense = False of avx2); a copied byte 0.11-0.12 ns; a
 dispatch 0.13 us.  build: IREE's build CPU time per dispatch, 0.12 s
 (median over the models of bench/README.md's final runs: (convopt's build -
 the raw import's) / (convopt's dispatches - the raw import's),
-0.08-0.15 s), amortized over 10^5 runs (a policy, bench/costfit.py
-BUILD_RUNS)."""
+0.08-0.15 s), amortized over 10^5 runs between forms (a policy,
+bench/costfit.py BUILD_RUNS) and over 3*10^4 runs between the variants of
+one form (peel_build, bench/costfit.py PEEL_BUILD_RUNS: measured, see
+cost.Costs)."""
 
-CPU_COSTS = Costs(**{f: math.sqrt(getattr(AVX512_COSTS, f) * getattr(AVX2_COSTS, f)) for f in (*FIELDS, "build")})
+CPU_COSTS = Costs(**{f: math.sqrt(getattr(AVX512_COSTS, f) * getattr(AVX2_COSTS, f)) for f in (*FIELDS, "build", "peel_build")})
 """`cpu`, any x86-64 CPU: the geometric mean of the two classes' costs,
 each unit weighted alike on both (where the classes disagree, e.g. the
 dense channels-last scatter, the form whose time ratio is larger on one
