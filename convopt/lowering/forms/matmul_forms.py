@@ -187,10 +187,11 @@ def col2im_taps(em: Emitter, cols: Value, cols_order: list[Dim], out_lead: list[
     return outputs.finish()
 
 
-def window_fits(rels: Sequence[Rel], out_lead: Sequence[Ix]) -> bool:
-    """Whether col2im_window takes the scatter: static, P >= 0, and D = 1
-    along every strided dim."""
-    return all(r.static and r.P >= 0 and (r.S == 1 or r.D == 1) for r in rels) and all(isinstance(x, int) for x in out_lead)
+def window_fits(rels: Sequence[Rel]) -> bool:
+    """Whether col2im_window takes the scatter: static spatial dims (the
+    batch and channels may be dynamic), P >= 0, and D = 1 along every
+    strided dim."""
+    return all(r.static and r.P >= 0 and (r.S == 1 or r.D == 1) for r in rels)
 
 
 def col2im_window(em: Emitter, cols: Value, cols_order: list[Dim], out_lead: list[Ix], out_roles: list[Dim], rels: Sequence[Rel], acc_type: FloatType) -> Value:
@@ -396,7 +397,7 @@ def emit_col2im_kernel(em: Emitter, req: KernelRequest, plan: KernelPlan, stats:
     parts = [dims.pick("cb") + dims.ks, dims.pick("n") + dims.ss]
     product, macs = batched_matmul(em, lhs, rhs, bool(dims.batch), acc_type, req.choices.tiles)
     col_matrix, cols_order = dims.unmatrix(em, product, parts)
-    if window_fits(rels, out_lead):
+    if window_fits(rels):
         result = col2im_window(em, col_matrix, cols_order, out_lead, dims.out_roles, rels, acc_type)
     else:
         ranges = [[tap_range(em, rel, k) for k in range(rel.k)] for rel in rels]
@@ -470,7 +471,7 @@ def im2col_work(req: KernelRequest) -> Work:
         macs = n * g * ca * cb * pairs
         work = Work(matmul=macs, matmul_result=macs / ca, matmul_op=1.0, copy_byte=acc * macs / ca + e * small)
         out = output_elements(kind, roles, req.rels)
-        if window_fits(req.rels, [roles["n"], roles["g"], roles["cb"]]):  # the padded cols copied once, then one op per phase (+ the interleave)
+        if window_fits(req.rels):  # the padded cols copied once, then one op per phase (+ the interleave)
             strided = any(r.S > 1 for r in req.rels)
             return work + Work(copy_byte=acc * macs / ca + (acc * out if strided else 0), dispatch=3.0 + phases + strided)
         return work + Work(dispatch=2.0 + taps) + inserts(taps, out)
