@@ -89,7 +89,11 @@ def channels_last_fits(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) ->
     of r2plus1d-3x1x1 1.5x, of conv3d-video 1.4x faster than im2col; c3d's
     step 0.88x and video_block's 0.94x with the 3x3x3 forward gathers too,
     r2plus1d's 1.7x slower with its 3x1x1 and 1x3x3 gathers, bench/README.md;
-    3-D as linalg's 3-D named convolutions ran 1.2-1.4x slower than col2im,
+    a dense 2-D gather of stride 1 (the forward convolution) as
+    conv_2d_nhwc_hwcf made whole steps 1.2-3.3x slower (unet 3.30,
+    densenet 3.23, inception 2.08, resnet18 1.79, resnet50 1.19: the
+    kernels alone are not the 2-D scatter's); 3-D as linalg's 3-D named
+    convolutions ran 1.2-1.4x slower than col2im,
     the 1-D dense scatter 5x slower than col2im; a 1x1 scatter is one
     matmul in col2im form, 1.6x faster; a strided gather runs 90x slower
     than im2col, unet-up-transposed grad_input 31 ms against 0.35 ms; a
