@@ -111,7 +111,8 @@ def test_taps_fits_kernels_whose_other_dims_are_identities():
 def test_variants_offered():
     seven = [Rel(S=1, D=1, P=3, K=7, Ns=8, Nb=8)] * 2
     assert [v.name for v in generic_variants(request(Kind.SCATTER, 2, 32, 1, 1, seven))] == ["pieces", "compact"]
-    assert compact(request(Kind.SCATTER, 2, 32, 1, 1, SAME_3X3)) is None  # 3x3: no compact variant
+    assert compact(request(Kind.SCATTER, 2, 32, 1, 1, SAME_3X3)) is not None  # 3x3: a compact variant too
+    assert compact(request(Kind.SCATTER, 2, 32, 1, 1, [Rel(S=1, D=1, P=0, K=2, Ns=7, Nb=8)] * 2)) is None  # 2x2: none
     assert compact(request(Kind.SCATTER, 2, 32, 4, 4, seven)) is None  # dense
     assert compact(request(Kind.SCATTER, 2, 32, 1, 1, seven, peel=Peel.ALWAYS)) is None  # a peel asked for is kept
     one_op = compact(request(Kind.SCATTER, 2, 32, 1, 1, seven))
