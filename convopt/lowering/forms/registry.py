@@ -13,9 +13,9 @@ and its emitter.
 kernel, each offering its variant of least `costs.within_form`, the least
 `costs.total` of the device profile's `costs` (estimated run time plus
 build cost, the build weighed more between a form's variants:
-../kernel/cost.py); on equal cost the form of lower `priority`.  Below the fitted range (a kernel of
-fewer multiply-adds than any measured) only the nearly exact variants
-compete (cost.within_fit).  A forced form emits its own cheapest
+../kernel/cost.py); on equal cost the form of lower `priority`.  Below
+the fitted range (a kernel of fewer multiply-adds than any measured) only
+the nearly exact variants compete (cost.within_fit).  A forced form emits its own cheapest
 variant, or, where it does not fit the request, FALLBACK's.
 
 The built-in forms are the modules listed in BUILTIN, imported the first

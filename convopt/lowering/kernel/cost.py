@@ -17,8 +17,8 @@ and `auto` emits the variant of least total (ties: the form of lower
 priority), each form offering its variant of least
 `time + work.dispatch * costs.peel_build` (`Costs.within_form`): the
 variants of one form (peeled pieces, padded, compact) weigh the build
-more than the forms do against each other.  Nothing here emits IR: sizes are folded (`FOLD`), a dynamic
-size counts as DYNAMIC_SIZE.
+more than the forms do against each other.  Nothing here emits IR: sizes
+are folded (`FOLD`), a dynamic size counts as DYNAMIC_SIZE.
 """
 
 from __future__ import annotations
