@@ -14,6 +14,10 @@ build's CPU seconds (convopt's lowering chain + iree-compile, user +
 system) are printed too: the median of each, and their ratio.
 
     python bench/ab.py --ref HEAD [--models c3d,video_block] [--rounds 41] [--builds 3] [--target-cpu host]
+                       [--flags=--device=host]
+
+--flags adds convopt flags to the tree's command only: with --ref HEAD, it
+times a flag against the default on the same code.
 """
 
 from __future__ import annotations
@@ -45,10 +49,15 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--builds", type=int, default=1, help="builds per module, alternated; > 1 prints build CPU seconds")
     parser.add_argument("--target-cpu", default="host")
+    parser.add_argument("--flags", default="", help="extra convopt flags for the tree's module only (space-separated)")
     args = parser.parse_args()
     bm.IREE_FLAGS[-1] = f"--iree-llvmcpu-target-cpu={args.target_cpu}"
     baseline = bm.add_baseline(args.ref)
     pair = {"tree": bm.VARIANTS["convopt fwd + IREE"][0], args.ref: bm.VARIANTS[baseline][0]}
+    if args.flags:
+        prog, flags, source = bm.STAGES[pair["tree"]]
+        pair["tree"] = f"{pair['tree']} {args.flags}"
+        bm.STAGES[pair["tree"]] = (prog, (*flags, *args.flags.split()), source)
     names = [n for n in args.models.split(",") if n] or list(bm.MODELS)
     print(f"model                 tree ms  {args.ref:>8s} ms  tree/{args.ref} [quartiles]   linalg ops tree/{args.ref}   max rel err")
     with tempfile.TemporaryDirectory(prefix="convopt-ab-") as tmp:

@@ -31,6 +31,14 @@ cost model was fitted); "now" the pick of the profile in this tree.
 
     .venv/bin/python bench/costfit.py            # writes results/costfit.txt and .json
     .venv/bin/python bench/costfit.py --picks F  # only this tree's picks per kernel, to F
+    .venv/bin/python bench/costfit.py --heldout results/forms-heldout.avx2.json
+                                                 # fit nothing: auto as measured there against the best
+
+--heldout validates the profiles as they are on bench/forms.py tables the
+fit never read (other models, a later commit, a quieter machine): per
+family, how often each measured `auto D` candidate is within 10% of the
+fastest candidate measured, the worst and the geometric mean of auto /
+fastest, and the kernels it misses.
 """
 
 from __future__ import annotations
@@ -264,11 +272,59 @@ def measured(e: dict, label: Optional[str]) -> Optional[float]:
     return ms
 
 
+def heldout(paths: list[str]) -> str:
+    """The --heldout tables (markdown): per family and measured auto device,
+    kernels within 10% of the fastest measured candidate, the worst and the
+    geometric mean of auto / fastest; the same against the fastest of the
+    forms auto considers (all but `taps`, registry.py); then each miss."""
+    fams: dict[str, list[tuple[str, dict[str, float], dict[str, float], str]]] = {}
+    devices: list[str] = []
+    for path in paths:
+        with open(path) as f:
+            for e in json.load(f)["kernels"]:
+                ok = {c: t for c, t in e["times_ms"].items() if t}
+                autos = {c[5:]: t for c, t in ok.items() if c.startswith("auto ")}
+                devices += [d for d in autos if d not in devices]
+                best = min(ok.values())
+                best_auto = min(t for c, t in ok.items() if not c.startswith("taps "))
+                fams.setdefault(family(e["layer"]), []).append((
+                    f"{e['layer']} {e['gradient']}", {d: t / best for d, t in autos.items()}, {d: t / best_auto for d, t in autos.items()}, e["fastest"]))
+
+    def cells(ratios: list[float]) -> str:
+        gm = math.exp(sum(map(math.log, ratios)) / len(ratios))
+        return f"{sum(r <= 1.10 for r in ratios)}/{len(ratios)} | {max(ratios):.2f} | {gm:.3f}"
+
+    lines = []
+    for title, which in (("against the fastest candidate measured", 1), ("against the fastest of the forms auto considers (not taps)", 2)):
+        lines += [f"auto / fastest, {title}:", "",
+                  "| family | kernels | " + " | ".join(f"auto {d} <= 1.10 | worst | geomean" for d in devices) + " |",
+                  "| --- | --- | " + " | ".join("--- | --- | ---" for _ in devices) + " |"]
+        every: dict[str, list[float]] = {d: [] for d in devices}
+        for fam, ks in fams.items():
+            row = []
+            for d in devices:
+                rs = [k[which][d] for k in ks if d in k[which]]
+                every[d] += rs
+                row.append(cells(rs))
+            lines.append(f"| {fam} | {len(ks)} | " + " | ".join(row) + " |")
+        lines += [f"| **all** | {sum(map(len, fams.values()))} | " + " | ".join(cells(every[d]) for d in devices) + " |", ""]
+    for ks in fams.values():
+        for name, q, qa, fastest in ks:
+            if any(r > 1.10 for r in q.values()):
+                lines.append(f"miss {name}: " + " ".join(f"{d} {r:.2f}" for d, r in q.items())
+                             + f" (of auto's forms: {' '.join(f'{r:.2f}' for r in qa.values())}); fastest {fastest}")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--results", default=os.path.join(HERE, "results"))
     parser.add_argument("--picks", default="", help="only write this tree's pick per kernel to this file")
+    parser.add_argument("--heldout", nargs="+", metavar="JSON", help="fit nothing: auto's measured time against the fastest, per family, in these forms.py tables")
     args = parser.parse_args()
+    if args.heldout:
+        print(heldout(args.heldout))
+        return
     rows, kernels = load(args.results)
     if args.picks:
         with open(args.picks, "w") as f:

@@ -67,11 +67,18 @@ kernel as one compact op: the `compact` variant of generic_form, which
 bench/costfit.py reads) and "auto im2col>=0" (the matmul forms at any size)."""
 
 
-def kernels(layers: dict) -> list[tuple[str, str, dict]]:
+def kernels(layers: dict, joint: bool = False) -> list[tuple[str, str, dict]]:
     """(layer name, gradient, layer with a one-gradient mask) for every
-    gradient a layer's mask asks for."""
+    gradient a layer's mask asks for; with joint, (name, "both", layer) for
+    each layer asking for both, the two kernels in one op as a training step
+    computes them (what they share, e.g. grad_output's transposed copy, is
+    then computed once)."""
     out = []
     for name, layer in layers.items():
+        if joint:
+            if layer["mask"][0] and layer["mask"][1]:
+                out.append((name, "both", {**layer, "mask": [True, True, False]}))
+            continue
         for i, grad in enumerate(GRADIENTS):
             if layer["mask"][i]:
                 mask = [j == i for j in range(3)]
@@ -131,6 +138,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--quiet-wait", type=float, default=0.0)
     parser.add_argument("--out", default=os.path.join(HERE, "results"))
+    parser.add_argument("--joint", action="store_true", help="time grad_input and grad_weight together in one op (gradient 'both'), not one at a time")
     parser.add_argument("--summary", action="store_true", help="measure nothing: print the summary of the tables in --out")
     args = parser.parse_args()
     if args.summary:
@@ -147,7 +155,7 @@ def main() -> None:
     cands = candidates([d for d in args.devices.split(",") if d])
     variants = emitted.expand_variants(cands, targets, ["cpu"])
     tables: dict[str, list] = {t: [] for t in targets}
-    for name, grad, layer in kernels(layers):
+    for name, grad, layer in kernels(layers, args.joint):
         for dtype in [d for d in args.dtypes.split(",") if d]:
             row = emitted.run_layer(name, layer, dtype, variants, args.repeats, args.threads, (), args.quiet_wait)
             for target in targets:

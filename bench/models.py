@@ -158,6 +158,9 @@ def slug(name: str) -> str:
     return re.sub(r"[^\w]+", "_", name).strip("_")
 
 
+_COMPILED: list[bool] = []
+"""Whether the working tree's .pyc files were written (baseline.compile_bytecode)."""
+
 BASELINE_TOOLS: dict[str, str] = {}
 """--baseline: tool name (convopt@REF) -> a script running convopt as committed at REF."""
 
@@ -179,6 +182,9 @@ def add_baseline(ref: str) -> str:
 def tool(name: str) -> str:
     if name in BASELINE_TOOLS:
         return BASELINE_TOOLS[name]
+    if name == "convopt" and not _COMPILED:
+        baseline.compile_bytecode()
+        _COMPILED.append(True)
     path = shutil.which(name, path=str(BIN))
     if path is None:
         raise StepFailed(f"'{name}' is not installed next to {sys.executable}")
