@@ -182,6 +182,20 @@ def test_candidates_follow_what_the_profile_builds():
         assert registry.form("named").candidate(request(Kind.SCATTER, 8, 1, 64, 64, SAME_3X3, device=device))
 
 
+@pytest.mark.parametrize("cin, considered", [(4, True), (6, True), (8, True), (12, False), (16, True), (20, False), (24, True), (28, False), (40, True)])
+def test_dense_channels_last_only_with_whole_vector_lanes(cin, considered):
+    """auto leaves conv_2d_nhwc_hwcf out where its output channels (a
+    scatter's Cb = Cin) are over 8 and not a multiple of 8 (4.5-9.5x slower
+    than im2col, channels_last.DENSE_LANES); a forced named still takes it."""
+    rels = [Rel(S=1, D=1, P=1, K=3, Ns=16, Nb=16)] * 2
+    for device in (Device.CPU, Device.AVX2, Device.AVX512):
+        scatter = request(Kind.SCATTER, 2, 1, 16, cin, rels, device=device)
+        assert registry.form("named").candidate(scatter) == considered
+        assert registry.form("named").fits(scatter)
+        assert registry.choose(replace(scatter, choices=replace(scatter.choices, form="named"))).form.name == "named"
+    assert registry.form("named").candidate(request(Kind.SCATTER, 2, 1, cin, 16, rels))  # Ca = Cout: not the output's
+
+
 @pytest.mark.parametrize("field", [*FIELDS, "build", "peel_build"])
 def test_cpu_costs_are_the_classes_geometric_mean(field):
     assert getattr(CPU_COSTS, field) == pytest.approx(math.sqrt(getattr(AVX512_COSTS, field) * getattr(AVX2_COSTS, field)))

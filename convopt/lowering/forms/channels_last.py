@@ -58,6 +58,24 @@ MAX_FLIP_FRACTION = 0.01
 """The flipped weight of a scatter may hold at most this fraction of its
 multiply-adds (SPEC section 5)."""
 
+DENSE_LANES = 8
+"""auto considers a dense channels-last convolution (conv_2d_nhwc_hwcf) only
+when its output channels F (a scatter's Cb, a gather's Ca) are at most this
+or a multiple of it: IREE 3.13 vectorizes F by 8 f32 lanes on x86, and with
+F > 8 not a multiple of 8 the convolution ran 4.5-9.5x slower than im2col
+(bench/forms.py, AVX2 host, 3x3 stride-1 grad_input, batch 2, 16x16 unless
+said: F = 12 4.49x, 20 5.29x, 28 9.50x, 12 on 32x32 5.19x, 12 from 32
+channels 6.09x; inception_small red.bd.1 (F = 12) 3.70x), while F = 4, 6,
+8, 16, 24 and 40 ran 0.67-1.02x im2col's time.  Not measured on AVX-512
+(16 lanes): the rule is the one measured, for every CPU class.  A forced
+`--conv-form=named` still takes it."""
+
+
+def whole_lanes(kind: Kind, roles: dict[str, Ix]) -> bool:
+    """Whether a dense kernel's output channels are whole DENSE_LANES."""
+    out = roles["cb"] if kind == Kind.SCATTER else roles["ca"]
+    return isinstance(out, int) and (out <= DENSE_LANES or out % DENSE_LANES == 0)
+
 _DEPTHWISE = {1: linalg.conv_name(1, "_nwc_wc", depthwise=True), 2: linalg.conv_name(2, "_nhwc_hwc", depthwise=True)}
 _DENSE = {2: linalg.conv_name(2, "_nhwc_hwcf"), 3: linalg.conv_name(2, "_nhwc_hwcf")}
 """The named ops by number of spatial dims, where measured faster (see

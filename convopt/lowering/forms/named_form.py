@@ -17,7 +17,7 @@ from ..kernel.emit import Emitter
 from ..kernel.relation import Kind, Rel, reaching
 from ..kernel.request import KernelRequest, KernelStats
 from ..kernel.roles import from_roles
-from .channels_last import by_phases, channels_last_fits, emit_channels_last_kernel, is_depthwise, phase_dispatches, splits_depth, window_pairs
+from .channels_last import by_phases, channels_last_fits, emit_channels_last_kernel, is_depthwise, phase_dispatches, splits_depth, whole_lanes, window_pairs
 from .named import emit_named_gather, named_conv_name
 from .registry import FormDef, Variant, register
 
@@ -44,9 +44,12 @@ def named_fits(req: KernelRequest) -> bool:
 def named_candidate(req: KernelRequest) -> bool:
     """auto considers channels-last where the device profile builds it
     (depthwise kernels by its channels_last, dense ones by
-    channels_last_dense) and it fits."""
+    channels_last_dense and where their output channels fill IREE's
+    vectors, channels_last.DENSE_LANES) and it fits."""
     device = req.choices.device
-    return (device.channels_last if is_depthwise(req.roles) else device.channels_last_dense) and channels_last(req)
+    if is_depthwise(req.roles):
+        return device.channels_last and channels_last(req)
+    return device.channels_last_dense and whole_lanes(req.kind, req.roles) and channels_last(req)
 
 
 def named_work(req: KernelRequest) -> Work:
