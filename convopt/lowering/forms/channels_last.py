@@ -66,7 +66,7 @@ F > 8 not a multiple of 8 the convolution ran 4.5-9.5x slower than im2col
 (bench/forms.py, AVX2 host, 3x3 stride-1 grad_input, batch 2, 16x16 unless
 said: F = 12 4.49x, 20 5.29x, 28 9.50x, 12 on 32x32 5.19x, 12 from 32
 channels 6.09x; inception_small red.bd.1 (F = 12) 3.70x), while F = 4, 6,
-8, 16, 24 and 40 ran 0.67-1.02x im2col's time.  Not measured on AVX-512
+8, 16, 24 and 40 ran 0.62-1.13x im2col's time.  Not measured on AVX-512
 (16 lanes): the rule is the one measured, for every CPU class.  A forced
 `--conv-form=named` still takes it."""
 
