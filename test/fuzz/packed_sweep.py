@@ -90,6 +90,16 @@ def predicted_wrong(cpu: str, tile: tuple[int, int, int]) -> bool:
     return tile[1] > MAX_N0_WITHOUT_AVX512 and "avx512f" not in flags
 
 
+def missing_flags(cpu: str) -> frozenset[str]:
+    """The CPU flags code for `cpu` needs that this host lacks (its cases
+    would die with SIGILL here, e.g. skylake-avx512 on an AVX2 host)."""
+    import harness
+
+    from convopt.lowering.kernel.device import read_host_flags
+
+    return frozenset(harness.TARGET_CPU_FLAGS.get(cpu, ())) - read_host_flags() if cpu != "host" else frozenset()
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--cpus", default=",".join(CPUS))
@@ -101,6 +111,10 @@ def main(argv: list[str]) -> int:
     wrong = unexpected = 0
     print(f"{'cpu':16} {'tile':9} {'dtype':5} result")
     for cpu in args.cpus.split(","):
+        lacks = missing_flags(cpu)
+        if lacks and not args.print_ir:
+            print(f"{cpu:16} skipped: this host lacks {', '.join(sorted(lacks))}", flush=True)
+            continue
         for tile in tiles:
             for dtype in args.dtypes.split(","):
                 name = "x".join(map(str, tile))
