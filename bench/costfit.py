@@ -257,10 +257,14 @@ def current_picks(kernels: dict, device: str = "") -> dict[str, str]:
     return out
 
 
+def geomean(vals: list[float]) -> float:
+    return math.exp(sum(map(math.log, vals)) / len(vals))
+
+
 def stats(vals: list) -> str:
     """worst and geometric mean of the ratios present."""
     v = [x for x in vals if x]
-    return f"{max(v):6.2f} {math.exp(sum(map(math.log, v)) / len(v)):7.3f}" if v else f"{'-':>6} {'-':>7}"
+    return f"{max(v):6.2f} {geomean(v):7.3f}" if v else f"{'-':>6} {'-':>7}"
 
 
 def measured(e: dict, label: Optional[str]) -> Optional[float]:
@@ -291,8 +295,7 @@ def heldout(paths: list[str]) -> str:
                     f"{e['layer']} {e['gradient']}", {d: t / best for d, t in autos.items()}, {d: t / best_auto for d, t in autos.items()}, e["fastest"]))
 
     def cells(ratios: list[float]) -> str:
-        gm = math.exp(sum(map(math.log, ratios)) / len(ratios))
-        return f"{sum(r <= 1.10 for r in ratios)}/{len(ratios)} | {max(ratios):.2f} | {gm:.3f}"
+        return f"{sum(r <= 1.10 for r in ratios)}/{len(ratios)} | {max(ratios):.2f} | {geomean(ratios):.3f}"
 
     lines = []
     for title, which in (("against the fastest candidate measured", 1), ("against the fastest of the forms auto considers (not taps)", 2)):
