@@ -74,3 +74,28 @@ func.func @dw(%go: !torch.vtensor<[2,16,16,16],f32>, %x: !torch.vtensor<[2,16,16
   %r:3 = torch.aten.convolution_backward %go, %x, %w, %l0, %l2, %l4, %l5, %transposed, %l6, %int16, %mask : !torch.vtensor<[2,16,16,16],f32>, !torch.vtensor<[2,16,16,16],f32>, !torch.vtensor<[16,1,3,3],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int, !torch.list<bool> -> !torch.vtensor<[2,16,16,16],f32>, !torch.vtensor<[16,1,3,3],f32>, !torch.none
   return %r#0, %r#1 : !torch.vtensor<[2,16,16,16],f32>, !torch.vtensor<[16,1,3,3],f32>
 }
+
+// -----
+
+// Dense, stride 1, but 12 output channels (Cin): over 8 and not a multiple
+// of 8, IREE's conv_2d_nhwc_hwcf ran 4.5-9.5x slower than im2col
+// (channels_last.DENSE_LANES), so auto takes col2im: one matmul.
+// CHECK-LABEL: func.func @dense_ragged(
+// CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
+// CHECK:         linalg.matmul
+// CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
+// CHECK:         return
+func.func @dense_ragged(%go: !torch.vtensor<[2,16,16,16],f32>, %x: !torch.vtensor<[2,12,16,16],f32>, %w: !torch.vtensor<[16,12,3,3],f32>) -> !torch.vtensor<[2,12,16,16],f32> {
+  %int16 = torch.constant.int 16
+  %l0 = torch.prim.ListConstruct %int16 : (!torch.int) -> !torch.list<int>
+  %int1 = torch.constant.int 1
+  %l2 = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %int0 = torch.constant.int 0
+  %l6 = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %transposed = torch.constant.bool false
+  %t = torch.constant.bool true
+  %f = torch.constant.bool false
+  %mask = torch.prim.ListConstruct %t, %f, %f : (!torch.bool, !torch.bool, !torch.bool) -> !torch.list<bool>
+  %r:3 = torch.aten.convolution_backward %go, %x, %w, %l0, %l2, %l2, %l2, %transposed, %l6, %int1, %mask : !torch.vtensor<[2,16,16,16],f32>, !torch.vtensor<[2,12,16,16],f32>, !torch.vtensor<[16,12,3,3],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int, !torch.list<bool> -> !torch.vtensor<[2,12,16,16],f32>, !torch.none, !torch.none
+  return %r#0 : !torch.vtensor<[2,12,16,16],f32>
+}
