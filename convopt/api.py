@@ -47,6 +47,7 @@ def lower(
     name: str = "<input>",
     forward_convs: bool = False,
     pool_bwd: bool = False,
+    cost_profile: Optional[str] = None,
 ) -> str:
     """Lower every `torch.aten.convolution_backward` to linalg, directly where
     `target` (or `backend_legal_ops`) takes the op, else through the
@@ -65,13 +66,17 @@ def lower(
     "im2col").  `forward_convs=True` (`--lower-forward-convs`) also lowers
     the graph's own aten.convolution ops through convopt's forms.
     `pool_bwd=True` (`--lower-pool-bwd`) also lowers the average-pooling
-    backward ops (avg_pool1d/2d/3d_backward) through the same kernels.  `name` is
-    the file name in diagnostics."""
+    backward ops (avg_pool1d/2d/3d_backward) through the same kernels.
+    `cost_profile` (`--cost-profile`): a file written by convopt-calibrate;
+    forms are chosen by the costs measured there (a ValueError where it is
+    no profile, a warning where it was measured on another CPU or IREE).
+    `name` is the file name in diagnostics."""
     _check_choice("target", target, TARGETS)
     _check_choice("conv_form", conv_form, forms.names())
     _check_choice("matmul_tiles", matmul_tiles, MATMUL_TILES)
     _check_choice("device", device, DEVICES)
-    pipeline = default_pipeline(True, False, target, _legal_ops(backend_legal_ops), torch_boundary, None if conv_form == "auto" else conv_form, matmul_tiles, device, forward_convs, pool_bwd)
+    pipeline = default_pipeline(True, False, target, _legal_ops(backend_legal_ops), torch_boundary, None if conv_form == "auto" else conv_form, matmul_tiles, device, forward_convs, pool_bwd,
+                                cost_profile=_cost_profile(cost_profile))
     return run_text(_text(module, name), Options(pipeline=pipeline, torch_mlir_stages=torch_mlir_stages), name)
 
 
@@ -90,6 +95,21 @@ def decompose(
         _check_choice("target", target, TARGETS)
     pipeline = default_pipeline(False, True, target, _legal_ops(backend_legal_ops), False, None)
     return run_text(_text(module, name), Options(pipeline=pipeline), name)
+
+
+def _cost_profile(path: Optional[str]) -> Optional[str]:
+    """The profile file as the pass option takes it; a warning
+    (warnings.warn) where it was measured on another CPU or IREE."""
+    if not path:
+        return None
+    import warnings
+
+    from .lowering.kernel import calibrated
+
+    absolute, why = calibrated.resolve(str(path))
+    if why:
+        warnings.warn(f"{path}: {why}", stacklevel=3)
+    return absolute
 
 
 def _text(module: Input, name: str) -> str:

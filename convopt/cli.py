@@ -45,6 +45,7 @@ _LONG_OPTIONS = (
     "conv-form",
     "matmul-tiles",
     "device",
+    "cost-profile",
     "lower-forward-convs",
     "lower-pool-bwd",
     "stats",
@@ -124,6 +125,13 @@ def normalize_argv(argv: list[str]) -> list[str]:
     "avx2, avx512: those x86-64 CPUs; gpu: IREE's rocm, cuda and vulkan-spirv backends; host: this machine's CPU class).",
 )
 @click.option(
+    "--cost-profile",
+    metavar="FILE",
+    default=None,
+    help="Choose forms by the costs convopt-calibrate measured on a machine and wrote to FILE (with --device cpu or host: for the CPU class measured; "
+    "a file of another CPU model or IREE version gets a warning).",
+)
+@click.option(
     "--lower-forward-convs",
     is_flag=True,
     help="With --lower-conv-bwd, also lower the graph's own aten.convolution ops (and the aten.sum and shape ops convopt-torch-to-linalg takes) through convopt's forms.",
@@ -192,6 +200,7 @@ class _Flags:
     conv_form: Optional[str]
     matmul_tiles: Optional[str]
     device: Optional[str]
+    cost_profile: Optional[str]
     lower_forward_convs: bool
     lower_pool_bwd: bool
     stats: bool
@@ -251,14 +260,32 @@ def _pipeline(f: _Flags) -> Optional[str]:
     if f.lower_pool_bwd and not f.lower_conv_bwd and (f.target is not None or f.backend_legal_ops is not None or f.lower_forward_convs or f.torch_mlir_stages):
         _usage_error("--target, --backend-legal-ops, --lower-forward-convs and --torch-mlir-stages apply to --lower-conv-bwd")
     if f.pass_pipeline is None and f.lower_pool_bwd and not f.lower_conv_bwd:
-        return default_pipeline(False, False, None, None, f.torch_boundary, f.conv_form, f.matmul_tiles, f.device, pool=True)
+        return default_pipeline(False, False, None, None, f.torch_boundary, f.conv_form, f.matmul_tiles, f.device, pool=True, cost_profile=_cost_profile(f.cost_profile))
     if f.lower_forward_convs and not f.lower_conv_bwd:
         _usage_error("--lower-forward-convs applies to --lower-conv-bwd")
     if f.pass_pipeline is None and (f.lower_conv_bwd or f.decompose_conv_bwd):
-        return default_pipeline(f.lower_conv_bwd, f.decompose_conv_bwd, f.target, f.backend_legal_ops, f.torch_boundary, f.conv_form, f.matmul_tiles, f.device, f.lower_forward_convs, f.lower_pool_bwd)
-    if f.target is not None or f.backend_legal_ops is not None or f.torch_boundary or f.conv_form is not None or f.matmul_tiles is not None or f.device is not None:
-        _usage_error("--target, --backend-legal-ops, --torch-boundary, --conv-form, --matmul-tiles and --device apply to --lower-conv-bwd or --decompose-conv-bwd")
+        return default_pipeline(f.lower_conv_bwd, f.decompose_conv_bwd, f.target, f.backend_legal_ops, f.torch_boundary, f.conv_form, f.matmul_tiles, f.device, f.lower_forward_convs,
+                                f.lower_pool_bwd, cost_profile=_cost_profile(f.cost_profile))
+    if f.target is not None or f.backend_legal_ops is not None or f.torch_boundary or f.conv_form is not None or f.matmul_tiles is not None or f.device is not None or f.cost_profile:
+        _usage_error("--target, --backend-legal-ops, --torch-boundary, --conv-form, --matmul-tiles, --device and --cost-profile apply to --lower-conv-bwd or --decompose-conv-bwd")
     return f.pass_pipeline
+
+
+def _cost_profile(path: Optional[str]) -> Optional[str]:
+    """--cost-profile's file as the pass option takes it, after a warning
+    where it was measured on another CPU or IREE; a usage error where it
+    cannot be read or is no profile."""
+    if not path:
+        return None
+    from .lowering.kernel import calibrated
+
+    try:
+        absolute, why = calibrated.resolve(path)
+    except ValueError as e:
+        _usage_error(f"--cost-profile: {e}")
+    if why:
+        click.echo(f"{path}: warning: {why}", err=True)
+    return absolute
 
 
 def _pass_names(values: tuple[str, ...]) -> tuple[str, ...]:

@@ -500,11 +500,49 @@ def unpeeled(req: KernelRequest) -> Optional[KernelRequest]:
     return dataclasses.replace(req, choices=dataclasses.replace(req.choices, peel=Peel.NEVER))
 
 
+def one_matmul(req: KernelRequest) -> Optional[tuple[int, int, int]]:
+    """(m, n, k) of the one matmul of a static kernel of one group cut in
+    one piece per dim (im2col_matmul, emit_col2im_kernel), or None:
+
+        gather   [Ca, Cb*K...] x [Cb*K..., N*Ns...]
+        weight   [Ca, N*Ns...] x [N*Ns..., Cb*K...]
+        scatter  [Cb*K..., Ca] x [Ca, N*Ns...]"""
+    roles, kind = req.roles, req.kind
+    if roles.get("g", 1) != 1 or not all(isinstance(roles[x], int) for x in ("n", "ca", "cb")) or not all(r.static for r in req.rels):
+        return None
+    if kind != Kind.SCATTER and any(dim_work(kind, r, choose_strategy(kind, FOLD, r, req.choices.peel, req.choices.device))[1] > 1 for r in req.rels):
+        return None
+    taps = positions = 1
+    for r in req.rels:
+        taps, positions = taps * size(r.K), positions * size(r.Ns)
+    n, ca, cb = (size(roles[x]) for x in ("n", "ca", "cb"))
+    return {Kind.GATHER: (ca, n * positions, cb * taps), Kind.WEIGHT: (ca, cb * taps, n * positions), Kind.SCATTER: (cb * taps, n * positions, ca)}[kind]
+
+
+def packed(v: Variant) -> Optional[Variant]:
+    """The variant with its matmul data-tiled (packed.py: pack, mmt4d,
+    unpack) by the device profile's packed_tiles, where it has one matmul
+    that mmt4d_plan tiles: its multiply-adds become `packed` ones (padded
+    to the tiles), plus the packs' and the unpack's bytes,
+    E*(m*k + k*n) + A*m*n, and their 2 dispatches."""
+    tiles = v.req.choices.device.packed_tiles
+    shape = one_matmul(v.req) if tiles and not v.req.choices.tiles else None
+    plan = mmt4d_plan(*shape, str(ranked(v.req.ins[0].type).element_type), tiles) if shape else None
+    if plan is None or shape is None:
+        return None
+    m, n, k = shape
+    e = element_bytes(v.req.ins[0])
+    work = dataclasses.replace(v.work, matmul=0.0) + Work(packed=float(plan.executed), copy_byte=float(e * (m * k + k * n) + 4 * m * n), dispatch=2.0)
+    return Variant(f"{v.name}+packed", dataclasses.replace(v.req, choices=dataclasses.replace(v.req.choices, tiles=tiles)), work)
+
+
 def im2col_variants(req: KernelRequest) -> list[Variant]:
-    """`pieces` (req as asked) and, where it applies, `padded`."""
+    """`pieces` (req as asked) and, where it applies, `padded`; and each of
+    those `+packed` where the device profile has measured packed tiles."""
     padded = unpeeled(req)
     variants = [Variant("pieces", req, im2col_work(req))]
-    return variants + ([Variant("padded", padded, im2col_work(padded))] if padded is not None else [])
+    variants += [Variant("padded", padded, im2col_work(padded))] if padded is not None else []
+    return variants + [p for p in map(packed, variants) if p is not None]
 
 
 def emit_im2col(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:

@@ -30,8 +30,9 @@ imports it for the names).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
@@ -94,6 +95,18 @@ class Pick(NamedTuple):
 
 _FORMS: dict[str, FormDef] = {}
 _loaded = False
+_observers: list[Callable[[KernelRequest, Pick], None]] = []
+
+
+@contextlib.contextmanager
+def observing(observer: Callable[[KernelRequest, Pick], None]) -> Iterator[None]:
+    """Call observer(req, pick) with every choice made in the block (what
+    convopt-calibrate reads: the variant each candidate emitted and its work)."""
+    _observers.append(observer)
+    try:
+        yield
+    finally:
+        _observers.remove(observer)
 
 
 def register(form: FormDef) -> FormDef:
@@ -165,6 +178,10 @@ def choose(req: KernelRequest) -> Pick:
     and fits, else FALLBACK's."""
     requested = req.choices.form
     if requested == AUTO:
-        return cheapest([f for f in by_priority() if req.kind in f.kinds and f.candidate(req)], req)
-    chosen = form(requested)
-    return cheapest([chosen if req.kind in chosen.kinds and chosen.fits(req) else form(FALLBACK)], req)
+        pick = cheapest([f for f in by_priority() if req.kind in f.kinds and f.candidate(req)], req)
+    else:
+        chosen = form(requested)
+        pick = cheapest([chosen if req.kind in chosen.kinds and chosen.fits(req) else form(FALLBACK)], req)
+    for observer in _observers:
+        observer(req, pick)
+    return pick

@@ -55,7 +55,10 @@ class Work:
     matmuls' results (each one accumulator kept, loaded and stored: what
     makes a short contraction slow); copy_byte: bytes written by copies
     (im2col columns, col2im adds, transposes); dispatch: the ops IREE makes
-    a dispatch each."""
+    a dispatch each.  packed: multiply-adds of linalg.mmt4d (padded to
+    its tiles), the data-tiled matmul IREE compiles to its CPU microkernels
+    (packed.py; offered only by a profile that measured it,
+    DeviceProfile.packed_tiles)."""
 
     generic: float = 0.0
     generic_weight: float = 0.0
@@ -68,6 +71,7 @@ class Work:
     named_weight: float = 0.0
     copy_byte: float = 0.0
     dispatch: float = 0.0
+    packed: float = 0.0
 
     def __add__(self, other: Work) -> Work:
         return Work(*(getattr(self, f) + getattr(other, f) for f in FIELDS))
@@ -80,7 +84,7 @@ class Work:
 FIELDS = tuple(f.name for f in fields(Work))
 """The units of Work, in order: the features bench/costfit.py fits."""
 
-MAC_FIELDS = ("generic", "generic_weight", "generic_depthwise", "matmul", "named", "named_depthwise", "named_weight")
+MAC_FIELDS = ("generic", "generic_weight", "generic_depthwise", "matmul", "named", "named_depthwise", "named_weight", "packed")
 """The Work fields that count multiply-adds."""
 
 FITTED_MIN_MACS = 1 << 14
@@ -137,6 +141,7 @@ class Costs:
     named_weight: float = 0.0
     copy_byte: float = 0.0
     dispatch: float = 0.0
+    packed: float = 0.0
     build: float = 0.0
     peel_build: float = 0.0
 

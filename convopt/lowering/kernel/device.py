@@ -112,7 +112,13 @@ class DeviceProfile:
         dims, then the batch (two reductions of contiguous dims) rather than
         all of them at once around the channel dim: IREE's vulkan-spirv cannot vectorize the
         latter with a dynamic size ("'vector.mask' op expects only one
-        operation to mask")."""
+        operation to mask");
+    packed_tiles: the linalg.mmt4d tiles (packed.py) of the packed variant
+        of the matmul forms, which IREE compiles to its CPU microkernels:
+        offered to `auto` only by a profile that measured its cost
+        (`costs.packed`) and its results on the CPU it was calibrated on
+        (calibrated.py, `--cost-profile`); () in the class profiles, whose
+        output is CPU-neutral (`--matmul-tiles` forces tiles instead)."""
 
     device: Device
     matmul_forms: bool = True
@@ -130,6 +136,7 @@ class DeviceProfile:
     symmetric_pad: bool = False
     channels_last_dense: bool = True
     costs: Costs = Costs()
+    packed_tiles: tuple = ()
 
 
 AVX512_COSTS = Costs(

@@ -12,7 +12,8 @@ from ...ir.types import ranked
 from ...passes import Pass, PassContext
 from ...rewrite import RewritePattern
 from ..forms import registry
-from ..kernel.device import DEVICES, Device, profile, read_host_flags
+from ..kernel import calibrated
+from ..kernel.device import DEVICES, Device, DeviceProfile, profile, read_host_flags
 from ..kernel.packed import AVX512_TILES, TileTable, miscompiled_tiles, read_host_tiles
 from ..kernel.request import DEFAULT_CHOICES, KernelChoices, MatmulTiles, Peel
 
@@ -56,6 +57,15 @@ def tile_hazards(choices: KernelChoices) -> TileTable:
     return wrong
 
 
+def device_profile(device: Device, cost_profile: str = "") -> DeviceProfile:
+    """The profile kernels are chosen by: the cost profile file's
+    (calibrated.apply) where one is given, `host`'s cached calibration
+    where there is one, else the device class's."""
+    if cost_profile:
+        return calibrated.apply(calibrated.load(cost_profile), device)
+    return calibrated.host_profile() if device == Device.HOST else profile(device)
+
+
 @dataclass(frozen=True)
 class KernelPass(Pass):
     """A pass that emits kernels, with their options; a value no kernel
@@ -71,7 +81,11 @@ class KernelPass(Pass):
     )})
     device: str = field(default="cpu", metadata={"doc": (
         f"the class of machine the IR is built for, which decides the forms auto picks: {'|'.join(DEVICES)} "
-        "(cpu: any x86-64 CPU; host: this machine's CPU class from /proc/cpuinfo)"
+        "(cpu: any x86-64 CPU; host: this machine's calibration if convopt-calibrate --install made one, else its CPU class from /proc/cpuinfo)"
+    )})
+    cost_profile: str = field(default="", metadata={"doc": (
+        "a cost profile file written by convopt-calibrate: auto picks forms by the costs measured on that machine "
+        "(device cpu or host: the CPU class it was measured on)"
     )})
 
     def __post_init__(self) -> None:
@@ -84,7 +98,7 @@ class KernelPass(Pass):
             raise ValueError(f"matmul-tiles must be one of {', '.join(MATMUL_TILES)}, not '{self.matmul_tiles}'")
         if self.device not in DEVICES:
             raise ValueError(f"device must be one of {', '.join(DEVICES)}, not '{self.device}'")
-        choices = KernelChoices(Peel(self.peel), self.conv_form, tile_table(MatmulTiles(self.matmul_tiles)), profile(Device(self.device)))
+        choices = KernelChoices(Peel(self.peel), self.conv_form, tile_table(MatmulTiles(self.matmul_tiles)), device_profile(Device(self.device), self.cost_profile))
         object.__setattr__(self, "_choices", choices)
         object.__setattr__(self, "_hazards", tile_hazards(choices))
 
