@@ -57,6 +57,8 @@ sys.path.insert(0, HERE)
 
 import numpy as np  # noqa: E402
 
+from convopt.calibrate.fit import fit as calibration_fit  # noqa: E402  (the same fit convopt-calibrate runs, without a prior)
+
 CLASSES = ("avx512", "avx2")
 RUNS = ("forms", "forms-peel")
 LABELS = ("generic peel=auto", "generic peel=never", "im2col peel=auto", "im2col peel=never", "named peel=auto", "auto compact")
@@ -175,31 +177,12 @@ def load(results: str) -> tuple[list[Row], dict]:
     return rows, kernels
 
 
-def nnls(a: np.ndarray, b: np.ndarray, iterations: int = 20000) -> np.ndarray:
-    """min |a x - b| with x >= 0 (coordinate descent on scaled columns)."""
-    scale = np.linalg.norm(a, axis=0)
-    scale[scale == 0] = 1.0
-    a = a / scale
-    gram, rhs = a.T @ a, a.T @ b
-    x = np.zeros(a.shape[1])
-    for _ in range(iterations):
-        before = x.copy()
-        for j in range(len(x)):
-            if gram[j, j] > 0:
-                x[j] = max(0.0, x[j] + (rhs[j] - gram[j] @ x) / gram[j, j])
-        if np.max(np.abs(x - before)) < 1e-12 * max(1.0, np.max(np.abs(x))):
-            break
-    return x / scale
-
-
 def fit(rows: list[Row]) -> np.ndarray:
     """ns per unit of each Work field, fitted on the relative error, with
     a constant per kernel run (the module call, the same for every
     candidate of a kernel: fitted, then left out, as it decides nothing);
     returns the Work costs, then the constant."""
-    a = np.array([(*r.work, 1.0) for r in rows], dtype=float)
-    t = np.array([r.ms * 1e6 for r in rows])
-    return nnls(a / t[:, None], np.ones(len(rows)))
+    return calibration_fit([r.work for r in rows], [r.ms * 1e-3 for r in rows])
 
 
 def costs_of(theta: np.ndarray):

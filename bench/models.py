@@ -532,7 +532,29 @@ def summarize(row: dict) -> dict:
 
 
 RECIPE = "convopt fwd + IREE"
-"""README's IREE recipe (convopt --lower-conv-bwd --lower-forward-convs, then iree-compile)."""
+"""README's IREE recipe (convopt --lower-conv-bwd --lower-forward-convs, then iree-compile);
+with --cost-profile, CALIBRATED (the same with the host's profile), against RECIPE too."""
+CALIBRATED = "convopt calibrated + IREE"
+
+
+def add_calibrated(path: str) -> None:
+    """The variant CALIBRATED: the recipe with --cost-profile=path, which
+    becomes the recipe the tables report (against the class profile's too)."""
+    global RECIPE
+    prog, flags, source = STAGES["convopt-fwd(raw)"]
+    STAGES["convopt-cal(raw)"] = (prog, (*flags, f"--cost-profile={os.path.abspath(path)}"), source)
+    VARIANTS[CALIBRATED] = ("convopt-cal(raw)", "torch")
+    CONVOPT[CALIBRATED] = "convopt-cal(raw)"
+    PARTNER[CALIBRATED] = "IREE torch input"
+    RECIPE = CALIBRATED
+
+
+def host_line() -> str:
+    """The CPU the figures come from (lscpu's model name and its class)."""
+    from convopt.lowering.kernel.calibrated import host_cpu_model
+    from convopt.lowering.kernel.device import read_host_device
+
+    return f"host: {host_cpu_model() or 'unknown CPU'} ({read_host_device().value}, {os.cpu_count()} CPUs)"
 
 
 def recipe_summary(row: dict) -> dict:
@@ -540,7 +562,8 @@ def recipe_summary(row: dict) -> dict:
     input and convopt without forward convolutions: per-round ratios
     (median, min, max), and its build CPU seconds (convopt's chain +
     iree-compile) over the raw import's iree-compile."""
-    out: dict = {ref: ratio_spread(row, RECIPE, ref) for ref in ("PyTorch", "Inductor", "IREE torch input", "convopt + IREE")}
+    refs = ("PyTorch", "Inductor", "IREE torch input", "convopt + IREE") + (("convopt fwd + IREE",) if RECIPE == CALIBRATED else ())
+    out: dict = {ref: ratio_spread(row, RECIPE, ref) for ref in refs}
     comp, low = row.get("compile_cpu_s", {}), row.get("lower_cpu_s", {})
     if RECIPE in comp and RECIPE in low and comp.get("IREE torch input"):
         out["build_cpu_s"] = low[RECIPE] + comp[RECIPE]
@@ -613,6 +636,45 @@ def profile(row: dict, work: Path, threads: int, args: list) -> list[str]:
     for conv, partner in PARTNER.items():
         if conv in groups and partner in groups:
             lines += compare_dispatches(conv, groups[conv], partner, groups[partner])
+    return lines
+
+
+INDUCTOR_GROUPS = (("convolution", ("convolution", "mkldnn_conv", "conv2d", "conv3d", "conv1d")), ("pooling", ("pool",)),
+                   ("Inductor's kernels", ("cpp_fused", "graph_", "kernel")))
+"""torch.profiler op names -> group, first match wins; the rest is 'other aten'."""
+
+
+def inductor_profile(name: str, threads: int, calls: int = PROFILE_CALLS) -> list[str]:
+    """torch.profiler on the Inductor step (the same step as the table's,
+    compiled again): self CPU time per call of its ops, grouped into the
+    convolutions (aten's convolution backward and forward, which Inductor
+    calls as eager does), pooling, Inductor's generated kernels (the rest
+    of the graph, fused) and other aten ops; beside the IREE profiles of
+    --profile, where convopt's own kernels are the dispatches the recipe
+    does not share with IREE's own lowering."""
+    from torch.profiler import ProfilerActivity
+    from torch.profiler import profile as torch_profile
+
+    spec = MODELS[name]
+    args_t = spec.arguments(spec.run_batch)
+    ref = [r.detach().contiguous().numpy() for r in spec.reference(args_t)]
+    step = eager_step(spec, args_t, ref, threads, inductor=True)[0]
+    step()
+    with torch_profile(activities=[ProfilerActivity.CPU]) as prof:
+        for _ in range(calls):
+            step()
+    groups: dict[str, float] = {}
+    top = []
+    for ev in prof.key_averages():
+        if ev.self_cpu_time_total <= 0:
+            continue
+        group = next((g for g, keys in INDUCTOR_GROUPS if any(k in ev.key for k in keys)), "other aten")
+        groups[group] = groups.get(group, 0.0) + ev.self_cpu_time_total / calls / 1e3
+        top.append((ev.self_cpu_time_total / calls / 1e3, ev.key))
+    total = sum(groups.values())
+    lines = [f"{name} / Inductor (torch.profiler, self CPU ms per call over {calls} calls; {total:.2f} ms in all):"]
+    lines += [f"  {g:20s} {ms:8.3f} ms  {100 * ms / total:5.1f}%" for g, ms in sorted(groups.items(), key=lambda x: -x[1])]
+    lines += [f"    {ms:8.3f} ms  {key[:90]}" for ms, key in sorted(top, reverse=True)[:6]]
     return lines
 
 
@@ -885,6 +947,7 @@ def report_recipe(rows: list[dict]) -> list[str]:
     ratios, median [first-third quartile] over the rounds of one run, and
     build CPU s."""
     refs = (("PyTorch", "/PyTorch"), ("Inductor", "/Inductor"), ("IREE torch input", "/IREE own"), ("convopt + IREE", "/no fwd"))
+    refs += (("convopt fwd + IREE", "/class prof"),) if RECIPE == CALIBRATED else ()
     head = f"{'model':24}" + "".join(f" {label:>19}" for _, label in refs) + f" {'build cpu-s':>11} {'/raw build':>10}"
     lines = [f"README recipe ({RECIPE}): time ratio, median [quartiles] of the per-round ratios", head, "-" * len(head)]
 
@@ -908,7 +971,7 @@ def report(rows: list[dict], threads: int, repeats: int) -> str:
               f" {'lower s':>8} {'compile s':>8}")
     lines = [f"whole backward step, IREE llvm-cpu ({IREE_FLAGS[-1].split('=')[1]}) local-task vs PyTorch eager and Inductor, {threads} threads, median of {repeats} interleaved rounds"
              + (f", convopt {' '.join(STAGES['convopt(raw)'][1])}" if STAGES["convopt(raw)"][1] != ("--lower-conv-bwd",) else ""), "",
-             header, "-" * len(header)]
+             host_line(), "", header, "-" * len(header)]
     for row in rows:
         lines += report_model(row)
     lines += ["", "convopt best = the faster correct convopt pipeline; fastest other = the fastest correct one of torch-mlir direct,",
@@ -1043,11 +1106,16 @@ def main() -> None:
     parser.add_argument("--inductor-cache", action="store_true",
                         help="keep Inductor's caches (a second run of the same models, e.g. --target-cpu=znver2, whose Inductor "
                              "times do not depend on it: a warm build, so its build column is not a cold build's)")
+    parser.add_argument("--cost-profile", default="", metavar="FILE",
+                        help="also time the recipe with convopt --cost-profile=FILE (variant 'convopt calibrated + IREE'), reported as the recipe")
     parser.add_argument("--baseline", default="", metavar="REF",
                         help="also time the README recipe with convopt as committed at git REF (variant 'convopt fwd + IREE @REF')")
     args = parser.parse_args()
     INDUCTOR_CACHE[0] = args.inductor_cache
     chosen = [v for v in args.variants.split(",") if v]
+    if args.cost_profile:
+        add_calibrated(args.cost_profile)
+        chosen += [CALIBRATED] if chosen else []
     if args.baseline:
         baseline = add_baseline(args.baseline)
         chosen += [baseline] if chosen else []
@@ -1088,13 +1156,14 @@ def main() -> None:
         if args.profile:
             spec = MODELS[name]
             np_args = [a.detach().contiguous().numpy() for a in spec.arguments(spec.run_batch)]
-            row["profile"] = profile(row, work, args.threads, np_args)
+            row["profile"] = profile(row, work, args.threads, np_args) + inductor_profile(name, args.threads)
             print("\n".join(row["profile"]), flush=True)
         if args.ops:
             row["ops"] = run_ops(name, args.repeats, args.threads, work, min(args.quiet_wait, OPS_QUIET_WAIT))
             print("\n".join(report_ops(row)), flush=True)
     text = write_results(rows, Path(args.out), {"threads": args.threads, "repeats": args.repeats, "convopt_flags": args.convopt_flags, "target_cpu": args.target_cpu,
-                                                   "inductor_cache": args.inductor_cache, "variants": list(VARIANTS)})
+                                                   "inductor_cache": args.inductor_cache, "variants": list(VARIANTS),
+                                                   "host": host_line(), "cost_profile": args.cost_profile})
     print("\n" + text)
     if tmp is not None:
         tmp.cleanup()

@@ -27,6 +27,7 @@ from .pipelines import default_pipeline
 TARGETS = ("linalg", "rocmlir")
 MATMUL_TILES = ("none", "avx512", "host")
 DEVICES = ("cpu", "avx2", "avx512", "gpu", "host")
+OPT_LEVELS = ("O0", "O1", "O2", "O3")
 _OP_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
 
 Input = Union[str, bytes, Any]
@@ -48,6 +49,7 @@ def lower(
     forward_convs: bool = False,
     pool_bwd: bool = False,
     cost_profile: Optional[str] = None,
+    opt_level: str = "O2",
 ) -> str:
     """Lower every `torch.aten.convolution_backward` to linalg, directly where
     `target` (or `backend_legal_ops`) takes the op, else through the
@@ -70,13 +72,16 @@ def lower(
     `cost_profile` (`--cost-profile`): a file written by convopt-calibrate;
     forms are chosen by the costs measured there (a ValueError where it is
     no profile, a warning where it was measured on another CPU or IREE).
-    `name` is the file name in diagnostics."""
+    `opt_level` (`--opt-level`): "O0"-"O3", how much IREE's build time
+    weighs in the form choice (O2, the default: a dispatch's build
+    amortized over 10^5 runs).  `name` is the file name in diagnostics."""
     _check_choice("target", target, TARGETS)
+    _check_choice("opt_level", opt_level, OPT_LEVELS)
     _check_choice("conv_form", conv_form, forms.names())
     _check_choice("matmul_tiles", matmul_tiles, MATMUL_TILES)
     _check_choice("device", device, DEVICES)
     pipeline = default_pipeline(True, False, target, _legal_ops(backend_legal_ops), torch_boundary, None if conv_form == "auto" else conv_form, matmul_tiles, device, forward_convs, pool_bwd,
-                                cost_profile=_cost_profile(cost_profile))
+                                cost_profile=_cost_profile(cost_profile), opt_level=opt_level)
     return run_text(_text(module, name), Options(pipeline=pipeline, torch_mlir_stages=torch_mlir_stages), name)
 
 

@@ -46,6 +46,7 @@ _LONG_OPTIONS = (
     "matmul-tiles",
     "device",
     "cost-profile",
+    "opt-level",
     "lower-forward-convs",
     "lower-pool-bwd",
     "stats",
@@ -132,6 +133,13 @@ def normalize_argv(argv: list[str]) -> list[str]:
     "a file of another CPU model or IREE version gets a warning).",
 )
 @click.option(
+    "--opt-level",
+    type=click.Choice(["O0", "O1", "O2", "O3"]),
+    default=None,
+    help="How much IREE's build time weighs against run time in the form choice, as iree-compile spells its levels (default O2: a dispatch's build "
+    "amortized over 10^5 runs; O0, O1: over 10^3, fewer ops and faster builds; O3: run time alone).",
+)
+@click.option(
     "--lower-forward-convs",
     is_flag=True,
     help="With --lower-conv-bwd, also lower the graph's own aten.convolution ops (and the aten.sum and shape ops convopt-torch-to-linalg takes) through convopt's forms.",
@@ -201,6 +209,7 @@ class _Flags:
     matmul_tiles: Optional[str]
     device: Optional[str]
     cost_profile: Optional[str]
+    opt_level: Optional[str]
     lower_forward_convs: bool
     lower_pool_bwd: bool
     stats: bool
@@ -260,14 +269,15 @@ def _pipeline(f: _Flags) -> Optional[str]:
     if f.lower_pool_bwd and not f.lower_conv_bwd and (f.target is not None or f.backend_legal_ops is not None or f.lower_forward_convs or f.torch_mlir_stages):
         _usage_error("--target, --backend-legal-ops, --lower-forward-convs and --torch-mlir-stages apply to --lower-conv-bwd")
     if f.pass_pipeline is None and f.lower_pool_bwd and not f.lower_conv_bwd:
-        return default_pipeline(False, False, None, None, f.torch_boundary, f.conv_form, f.matmul_tiles, f.device, pool=True, cost_profile=_cost_profile(f.cost_profile))
+        return default_pipeline(False, False, None, None, f.torch_boundary, f.conv_form, f.matmul_tiles, f.device, pool=True, cost_profile=_cost_profile(f.cost_profile),
+                                opt_level=f.opt_level)
     if f.lower_forward_convs and not f.lower_conv_bwd:
         _usage_error("--lower-forward-convs applies to --lower-conv-bwd")
     if f.pass_pipeline is None and (f.lower_conv_bwd or f.decompose_conv_bwd):
         return default_pipeline(f.lower_conv_bwd, f.decompose_conv_bwd, f.target, f.backend_legal_ops, f.torch_boundary, f.conv_form, f.matmul_tiles, f.device, f.lower_forward_convs,
-                                f.lower_pool_bwd, cost_profile=_cost_profile(f.cost_profile))
-    if f.target is not None or f.backend_legal_ops is not None or f.torch_boundary or f.conv_form is not None or f.matmul_tiles is not None or f.device is not None or f.cost_profile:
-        _usage_error("--target, --backend-legal-ops, --torch-boundary, --conv-form, --matmul-tiles, --device and --cost-profile apply to --lower-conv-bwd or --decompose-conv-bwd")
+                                f.lower_pool_bwd, cost_profile=_cost_profile(f.cost_profile), opt_level=f.opt_level)
+    if f.target is not None or f.backend_legal_ops is not None or f.torch_boundary or f.conv_form is not None or f.matmul_tiles is not None or f.device is not None or f.cost_profile or f.opt_level:
+        _usage_error("--target, --backend-legal-ops, --torch-boundary, --conv-form, --matmul-tiles, --device, --cost-profile and --opt-level apply to --lower-conv-bwd or --decompose-conv-bwd")
     return f.pass_pipeline
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-FLAGS = {"legal-ops": "--backend-legal-ops", "target": "--target", "conv-form": "--conv-form", "matmul-tiles": "--matmul-tiles", "device": "--device", "cost-profile": "--cost-profile"}
+FLAGS = {"legal-ops": "--backend-legal-ops", "target": "--target", "conv-form": "--conv-form", "matmul-tiles": "--matmul-tiles", "device": "--device", "cost-profile": "--cost-profile", "opt-level": "--opt-level"}
 """The pass options default_pipeline sets -> the command-line flags that set them."""
 
 _OPTION = re.compile(r"(?<![\w-])(" + "|".join(FLAGS) + r")(?=[=: ])")
@@ -28,7 +28,7 @@ def in_flag_terms(message: str) -> str:
 def default_pipeline(
     lower: bool, decompose: bool, target: Optional[str], legal_ops: Optional[str], torch_boundary: bool, conv_form: Optional[str], matmul_tiles: Optional[str] = None,
     device: Optional[str] = None, forward_convs: bool = False, pool: bool = False, cost_profile: Optional[str] = None,
-    peel: Optional[str] = None,
+    peel: Optional[str] = None, opt_level: Optional[str] = None,
 ) -> str:
     """The pipeline text of `--lower-conv-bwd` (lower) or `--decompose-conv-bwd`
     (decompose and not lower).  `legal_ops` is the comma-separated op list of
@@ -43,7 +43,8 @@ def default_pipeline(
     decompose, runs it alone (between the symbolic-shape drop and cleanup).
     cost_profile (`--cost-profile`): a convopt-calibrate file every kernel
     pass chooses forms by (a path without spaces or braces: pipeline text
-    cannot quote them).  peel (None or "auto": the pass default) too."""
+    cannot quote them).  peel (None or "auto": the pass default) and
+    opt_level (`--opt-level`; None or "O2": the default) too."""
     pool_only = pool and not lower and not decompose
     opts = []
     if target is not None:
@@ -60,6 +61,7 @@ def default_pipeline(
     kernel_opts += [f"device={device}"] if device not in (None, "cpu") else []
     kernel_opts += [f"cost-profile={cost_profile}"] if cost_profile else []
     kernel_opts += [f"peel={peel}"] if peel not in (None, "auto") else []
+    kernel_opts += [f"opt-level={opt_level}"] if opt_level not in (None, "O2") else []
     opts += kernel_opts
     form = "{" + " ".join(kernel_opts) + "}" if kernel_opts else ""
     boundary = "convopt-finalize-boundary{torch-boundary=true}" if torch_boundary else "convopt-finalize-boundary"

@@ -178,3 +178,14 @@ def test_quick_calibration_through_iree(tmp_path):
     cp = calibrated.load(str(out))
     assert cp.costs.matmul > 0 and cp.threads >= 1
     assert "linalg." in convopt.lower(GRAD_WEIGHT, cost_profile=str(out))
+
+
+def test_opt_level_weighs_the_build():
+    """--opt-level: O1 prices a dispatch's build 100x O2's, O3 a hundredth:
+    fewer linalg ops at O1, more at O3, O2's bytes the default's."""
+    text = (open(os.path.join(ROOT, "test", "models", "c3d.mlir")).read())
+    counts = {level: convopt.lower(text, pool_bwd=True, forward_convs=True, opt_level=level).count("linalg.") for level in ("O1", "O2", "O3")}
+    assert counts["O1"] < counts["O2"] < counts["O3"]
+    assert convopt.lower(text, opt_level="O2") == convopt.lower(text)
+    with pytest.raises(ValueError, match="opt_level must be one of"):
+        convopt.lower(text, opt_level="O9")

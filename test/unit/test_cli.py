@@ -261,7 +261,7 @@ def test_cleanup_pipeline_runs(tmp_path):
 def test_pass_option_needs_a_pass(tmp_path, option):
     proc = convopt(option, SMALL)
     assert proc.returncode == 2
-    assert "convopt: error: --target, --backend-legal-ops, --torch-boundary, --conv-form, --matmul-tiles, --device and --cost-profile apply to" in no_traceback(proc)
+    assert "convopt: error: --target, --backend-legal-ops, --torch-boundary, --conv-form, --matmul-tiles, --device, --cost-profile and --opt-level apply to" in no_traceback(proc)
 
 
 def test_bad_matmul_tiles_is_a_usage_error():
@@ -578,7 +578,7 @@ def test_dump_pass_pipeline_spells_out_every_option_and_reparses(tmp_path):
     proc = convopt("--lower-conv-bwd", "--device=avx512", "--dump-pass-pipeline", SMALL)
     lines = no_traceback(proc).splitlines()
     assert lines[0] == "Pass Manager with 5 passes:"
-    assert "convopt-decompose-conv-bwd{peel=auto conv-form=auto matmul-tiles=none device=avx512 cost-profile= target=linalg lower=true}" in lines[1]
+    assert "convopt-decompose-conv-bwd{peel=auto conv-form=auto matmul-tiles=none device=avx512 cost-profile= opt-level=O2 target=linalg lower=true}" in lines[1]
     assert ok(proc) == ok(convopt(f"--pass-pipeline={lines[1]}", SMALL))
     assert no_traceback(convopt("--dump-pass-pipeline", SMALL)).startswith("Pass Manager with 0 passes:\nbuiltin.module()\n")
 
