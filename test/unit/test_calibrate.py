@@ -168,18 +168,6 @@ def test_calibrate_says_what_it_needs_without_iree():
     assert run.returncode == 1 and "needs IREE's compiler and runtime" in run.stderr and "Traceback" not in run.stderr
 
 
-def test_quick_calibration_through_iree(tmp_path):
-    """The command as README gives it (quick set): a profile that the lowering reads."""
-    pytest.importorskip("iree.runtime")
-    out = tmp_path / "host.json"
-    run = subprocess.run([os.path.join(BIN, "convopt-calibrate"), "--quick", "--repeats", "3", "-o", str(out)], capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr
-    assert "[2/2]" in run.stderr and "wrote" in run.stderr
-    cp = calibrated.load(str(out))
-    assert cp.costs.matmul > 0 and cp.threads >= 1
-    assert "linalg." in convopt.lower(GRAD_WEIGHT, cost_profile=str(out))
-
-
 def test_opt_level_weighs_the_build():
     """--opt-level: O1 prices a dispatch's build 100x O2's, O3 a hundredth:
     fewer linalg ops at O1, more at O3, O2's bytes the default's."""

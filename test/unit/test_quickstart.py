@@ -42,6 +42,9 @@ def test_the_quick_start_runs_as_written(tmp_path):
     assert said["convopt-run"].startswith("convopt-run: 7 results match ref.npz (out0 ")
     assert "torch.aten.convolution_backward" in (tmp_path / "model.mlir").read_text()
     assert "torch." not in (tmp_path / "model.linalg.mlir").read_text()
+    from convopt.lowering.kernel import calibrated
+
+    assert calibrated.load(str(tmp_path / "host.json")).costs.matmul > 0  # convopt-calibrate's profile, which --cost-profile read
 
 
 def test_the_readme_quick_start_is_the_page_run_here():
