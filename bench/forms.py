@@ -45,9 +45,11 @@ PEELS = ("auto", "never")
 GRADIENTS = ("grad_input", "grad_weight")
 
 
-def candidates(devices: list[str]) -> dict[str, tuple[str, tuple[str, ...]]]:
+def candidates(devices: list[str], cost_profile: str = "") -> dict[str, tuple[str, tuple[str, ...]]]:
     """name -> ("convopt", flags): every forced form with either peel policy,
-    then auto for each device class."""
+    then auto for each device class; with a cost profile, also auto by it
+    ("auto calibrated") and im2col with every large matmul packed
+    ("im2col packed", --matmul-tiles=host: the packed variant's forced form)."""
     out = {}
     for form in FORMS:
         for peel in PEELS:
@@ -56,6 +58,9 @@ def candidates(devices: list[str]) -> dict[str, tuple[str, tuple[str, ...]]]:
         out[f"auto {device}"] = ("convopt", ("--lower-conv-bwd", f"--device={device}"))
     for label, flags in EXPERIMENTS.items():
         out[label] = ("convopt", ("--lower-conv-bwd", *flags))
+    if cost_profile:
+        out["im2col packed"] = ("convopt", ("--lower-conv-bwd", "--conv-form=im2col", "--matmul-tiles=host"))
+        out["auto calibrated"] = ("convopt", ("--lower-conv-bwd", f"--cost-profile={os.path.abspath(cost_profile)}"))
     return out
 
 
@@ -135,6 +140,7 @@ def main() -> None:
     parser.add_argument("--target-cpu", default="host,znver2")
     parser.add_argument("--devices", default="cpu,avx2,avx512")
     parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument("--cost-profile", default="", metavar="FILE", help="also time auto by this convopt-calibrate profile ('auto calibrated') and the forced packed im2col")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--quiet-wait", type=float, default=0.0)
     parser.add_argument("--out", default=os.path.join(HERE, "results"))
@@ -152,7 +158,7 @@ def main() -> None:
         layers = {n: layers[n] for n in args.layers.split(",")}
     layers.update(model_layers([m for m in args.models.split(",") if m]))
     targets = [t for t in args.target_cpu.split(",") if t]
-    cands = candidates([d for d in args.devices.split(",") if d])
+    cands = candidates([d for d in args.devices.split(",") if d], args.cost_profile)
     variants = emitted.expand_variants(cands, targets, ["cpu"])
     tables: dict[str, list] = {t: [] for t in targets}
     for name, grad, layer in kernels(layers, args.joint):

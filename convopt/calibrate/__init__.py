@@ -100,7 +100,7 @@ def calibrate(kernels: Any, timer: Any, progress: Any = lambda s: None) -> dict:
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-o", "--output", "output", metavar="FILE", default=None, help="Write the cost profile to FILE (for --cost-profile=FILE).")
 @click.option("--install", is_flag=True, help="Write it into the cache (CONVOPT_CACHE_DIR, else ~/.cache/convopt), keyed by CPU model and IREE version, where --device=host finds it.")
-@click.option("--quick", is_flag=True, help="Time 2 kernels instead of 18 (a smoke run: the constants they do not exercise stay the CPU class's).")
+@click.option("--quick", is_flag=True, help="Time 2 kernels instead of 24 (a smoke run: the constants they do not exercise stay the CPU class's).")
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="IREE runtime worker threads while timing (default: the CPUs of this machine).")
 @click.option("--repeats", type=click.IntRange(min=1), default=10, show_default=True, help="Timed rounds per candidate (the least is kept).")
 @click.option("--target-cpu", default="host", show_default=True, help="iree-compile's --iree-llvmcpu-target-cpu for the timed kernels.")

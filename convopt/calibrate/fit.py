@@ -21,7 +21,7 @@ PRIOR_WEIGHT = 0.1
 candidate's squared relative error.  Any unit a few candidates exercise
 moves to what they measured: on timings synthesized from known costs
 (test_calibrate.py), the fit's median error was 0.011 and its pick right
-on 18/18 kernels at 0.1, 0.043 and 17/18 at 0.5."""
+on 18/18 kernels at 0.1, 0.043 and 17/18 at 0.5 (the first set of 18 kernels)."""
 
 
 def nnls(a: Any, b: Any, iterations: int = 20000) -> Any:

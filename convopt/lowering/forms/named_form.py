@@ -56,8 +56,9 @@ def named_work(req: KernelRequest) -> Work:
     """The work of req as channels-last named convolutions (static shapes),
     with E its element bytes: the windows over the zero-padded operand,
 
-        multiply-adds (named; depthwise: named_depthwise, the weight kernel
-        named_weight) = N*G*Ca*Cb * prod_dims K * (Ns, Nb for a scatter)
+        multiply-adds (named, with a stride over 1 named_strided; depthwise:
+        named_depthwise, the weight kernel named_weight)
+                       = N*G*Ca*Cb * prod_dims K * (Ns, Nb for a scatter)
         copy = E * (N*G*Ca*Ns... + N*G*Cb*Nb...)    (A and B transposed to or from channels-last)
         dispatches = 3 + convolutions (transposes in and out, the weight's;
                      a strided depthwise scatter: channels_last.phase_dispatches)
@@ -76,7 +77,8 @@ def named_work(req: KernelRequest) -> Work:
     for r in req.rels:
         small, big = small * size(r.Ns), big * size(r.Nb)
     dispatches = phase_dispatches(req.rels) if by_phases(req.kind, req.rels) else 3 + (_split_dispatches(req.rels[0], n) if split else 1)
-    rate = "named" if not is_depthwise(req.roles) else "named_weight" if req.kind == Kind.WEIGHT else "named_depthwise"
+    dense = "named_strided" if any(r.S > 1 for r in req.rels) else "named"
+    rate = dense if not is_depthwise(req.roles) else "named_weight" if req.kind == Kind.WEIGHT else "named_depthwise"
     copies = element_bytes(req.ins[0]) * n * g * (ca * small + cb * big)
     return Work(**{rate: float(n * g * ca * cb * pairs), "copy_byte": float(copies), "dispatch": float(dispatches)})
 

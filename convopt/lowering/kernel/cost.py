@@ -58,7 +58,11 @@ class Work:
     a dispatch each.  packed: multiply-adds of linalg.mmt4d (padded to
     its tiles), the data-tiled matmul IREE compiles to its CPU microkernels
     (packed.py; offered only by a profile that measured it,
-    DeviceProfile.packed_tiles)."""
+    DeviceProfile.packed_tiles); named_strided: a dense channels-last named
+    convolution with a stride over 1 (a strided gather: a transposed
+    convolution's grad_input, a strided forward convolution), which IREE
+    runs far slower per multiply-add than the stride-1 ones (unet-up's
+    grad_input 2.6x im2col's time, convopt-calibrate on a Zen 5 host)."""
 
     generic: float = 0.0
     generic_weight: float = 0.0
@@ -72,6 +76,7 @@ class Work:
     copy_byte: float = 0.0
     dispatch: float = 0.0
     packed: float = 0.0
+    named_strided: float = 0.0
 
     def __add__(self, other: Work) -> Work:
         return Work(*(getattr(self, f) + getattr(other, f) for f in FIELDS))
@@ -84,7 +89,7 @@ class Work:
 FIELDS = tuple(f.name for f in fields(Work))
 """The units of Work, in order: the features bench/costfit.py fits."""
 
-MAC_FIELDS = ("generic", "generic_weight", "generic_depthwise", "matmul", "named", "named_depthwise", "named_weight", "packed")
+MAC_FIELDS = ("generic", "generic_weight", "generic_depthwise", "matmul", "named", "named_depthwise", "named_weight", "packed", "named_strided")
 """The Work fields that count multiply-adds."""
 
 FITTED_MIN_MACS = 1 << 14
@@ -142,6 +147,7 @@ class Costs:
     copy_byte: float = 0.0
     dispatch: float = 0.0
     packed: float = 0.0
+    named_strided: float = 0.0
     build: float = 0.0
     peel_build: float = 0.0
 

@@ -140,11 +140,11 @@ class DeviceProfile:
 
 
 AVX512_COSTS = Costs(
-    generic=0.08082, generic_weight=0.3431, generic_depthwise=0.4073, matmul=0.01691, matmul_result=0.0, matmul_op=3633.0, named=0.007548, named_depthwise=0.01678, named_weight=0.05139, copy_byte=0.1203, dispatch=130.5,
+    generic=0.08082, generic_weight=0.3431, generic_depthwise=0.4073, matmul=0.01691, matmul_result=0.0, matmul_op=3633.0, named=0.007548, named_depthwise=0.01678, named_weight=0.05139, copy_byte=0.1203, dispatch=130.5, named_strided=0.007548,
     build=1200.0, peel_build=4000.0,
 )
 AVX2_COSTS = Costs(
-    generic=0.08365, generic_weight=0.3084, generic_depthwise=0.3832, matmul=0.02344, matmul_result=0.0, matmul_op=3641.0, named=0.06871, named_depthwise=0.01371, named_weight=0.1352, copy_byte=0.1085, dispatch=126.4,
+    generic=0.08365, generic_weight=0.3084, generic_depthwise=0.3832, matmul=0.02344, matmul_result=0.0, matmul_op=3641.0, named=0.06871, named_depthwise=0.01371, named_weight=0.1352, copy_byte=0.1085, dispatch=126.4, named_strided=0.06871,
     build=1200.0, peel_build=4000.0,
 )
 """The costs of the two x86 classes (ns per multiply-add, result element,
@@ -166,7 +166,8 @@ weight kernel), but each matmul costs 3.6 us (its result elements then
 nothing more); the channels-last dense convolution is 2.2x cheaper per
 multiply-add than the matmul on AVX-512 and 2.9x dearer on AVX2 (the
 former channels_last_dense = False of avx2); a copied byte 0.11-0.12 ns; a
-dispatch 0.13 us.  build: IREE's build CPU time per dispatch, 0.12 s
+dispatch 0.13 us.  named_strided is named's (not told apart by that fit;
+convopt-calibrate fits it on the host).  build: IREE's build CPU time per dispatch, 0.12 s
 (median over the models of bench/README.md's final runs: (convopt's build -
 the raw import's) / (convopt's dispatches - the raw import's),
 0.08-0.15 s), amortized over 10^5 runs between forms (a policy,
