@@ -44,6 +44,7 @@ from ...diagnostics import position_of
 from ...dialects import OpDef, arith, definition, linalg, torch
 from ...dialects.func import FUNC
 from ...ir.affine import AffineMap
+from ...ir.attributes import DenseAttr, format_float
 from ...ir.builder import Builder
 from ...ir.core import Operation, Value
 from ...ir.types import FloatType, IntegerType, ValueTensorType
@@ -195,6 +196,22 @@ def divide_by_windows(em: Emitter, dy: Value, spec: PoolSpec, rels: list[Rel], a
     return em.generic([dy], [out], [ident, ident], ["parallel"] * rank, body)[0]
 
 
+def constant_weight(em: Emitter, value: float, shape: list[Ix], acc_type: FloatType) -> Value:
+    """The scatter's weight w[c, 0, k...] = value: a splat `arith.constant`
+    where the channels are static (the kernel's per-tap slices of it fold
+    to constants), else a linalg.fill.  A filled weight whose tap slices
+    are read by the scatter's pieces makes iree-compile (3.13, llvm-cpu)
+    form a dispatch that fills the whole weight and copies one slice out
+    of it outside its workgroup loop: "write affecting operations on
+    global resources are restricted to workgroup distributed contexts"
+    (avg_pool1d backward, window 5, stride 1, padding 2,
+    count_include_pad=False, input [2, 8, 18])."""
+    if all(isinstance(s, int) for s in shape):
+        t = em.tensor_type(shape, acc_type)
+        return em.constant(DenseAttr.splat(format_float(value, acc_type), t), t)
+    return em.fill(em.float(value, acc_type), em.empty(shape, acc_type))
+
+
 def lower_pool_backward(op: Operation, rewriter: Rewriter, choices: KernelChoices = DEFAULT_CHOICES, stats: Optional[list[str]] = None) -> None:
     spec = read_pool_backward(op)
     func = op.ancestor(FUNC)
@@ -214,7 +231,7 @@ def lower_pool_backward(op: Operation, rewriter: Rewriter, choices: KernelChoice
         dy, weight_value = em.convert_elements(dy, acc_type), 1.0 / divisor
     else:
         dy, weight_value = divide_by_windows(em, dy, spec, rels, acc_type), 1.0
-    w = em.fill(em.float(weight_value, acc_type), em.empty([channels, 1, *spec.kernel], acc_type))
+    w = constant_weight(em, weight_value, [channels, 1, *spec.kernel], acc_type)
     req = KernelRequest(
         kind=Kind.SCATTER, ins=(dy, w), layouts=(A_LAYOUT, W_LAYOUT), out_layout=B_LAYOUT, rels=rels,
         roles={"n": batch, "g": channels, "ca": 1, "cb": 1}, out_spatial=[r.Nb for r in rels], acc_type=acc_type, choices=choices,
