@@ -52,12 +52,13 @@ from ...passes import PassContext
 from ...rewrite import Rewriter, apply_patterns_to
 from ..forms.kernels import emit_kernel
 from ..kernel.emit import Emitter, Ix, extend
-from ..kernel.relation import Kind, Rel
+from ..kernel.relation import Kind, Rel, pool_output_size
 from ..kernel.request import DEFAULT_CHOICES, KernelChoices, KernelRequest, accumulator_type
 from ..kernel.roles import A_LAYOUT, B_LAYOUT, W_LAYOUT
 from .conv_bwd import finish
 from .conv_spec import MAX_KERNEL_TAPS, MAX_SPATIAL_SIZE, _dtype, _shaped, constant_bool, constant_int, constant_ints, invalid, is_none, unsupported
-from .max_pool_bwd import MAX_POOL_BWD, LowerMaxPoolBwd
+from .max_pool_bwd import MAX_POOL_BWD, MAX_POOL_FWD, LowerMaxPoolBwd
+from .max_pool_fwd import LowerMaxPoolForward
 from .options import ERASE_DEAD, KernelPass, KernelPattern
 
 POOL_BWD: dict[str, int] = {torch.AVG_POOL2D_BACKWARD: 2, torch.AVG_POOL3D_BACKWARD: 3}
@@ -78,16 +79,6 @@ class PoolSpec:
     divisor: Optional[int]
     batched: bool
     dtype: FloatType
-
-
-def pool_output_size(n: int, k: int, s: int, p: int, ceil_mode: bool) -> int:
-    """PyTorch's pooling output size along one dim of input size n:
-    (n + 2*p - k + (s - 1 if ceil_mode)) // s + 1, less one where ceil_mode
-    would start the last window past the input and its left padding."""
-    out = (n + 2 * p - k + (s - 1 if ceil_mode else 0)) // s + 1
-    if ceil_mode and (out - 1) * s >= n + p:
-        out -= 1
-    return out
 
 
 def read_pool_backward(op: Operation) -> PoolSpec:
@@ -259,10 +250,12 @@ class LowerPoolBwd(KernelPattern):
 @dataclass(frozen=True)
 class PoolBwdToLinalg(KernelPass):
     NAME = "convopt-pool-bwd-to-linalg"
-    SUMMARY = "Lower torch.aten.avg_pool1d/2d/3d_backward to the scatter kernel of a depthwise convolution with a constant weight and a divisor"
+    SUMMARY = ("Lower torch.aten.avg_pool1d/2d/3d_backward to the scatter kernel of a depthwise convolution with a constant weight and a divisor, "
+               "max_pool3d_with_indices_backward to the scatter by its indices, and the max-pool forward ops to one gather (values and indices)")
     ANCHOR = FUNC
 
     def run(self, op: Operation, ctx: PassContext) -> None:
         patterns: list[KernelPattern] = [LowerPoolBwd(choices=self.choices, stats=ctx.stats, root=definition(name)) for name in POOL_BWD]
         patterns += [LowerMaxPoolBwd(choices=self.choices, stats=ctx.stats, root=definition(name)) for name in MAX_POOL_BWD]
+        patterns += [LowerMaxPoolForward(choices=self.choices, stats=ctx.stats, root=definition(name)) for name in MAX_POOL_FWD]
         apply_patterns_to(op, patterns, erase_dead=ERASE_DEAD)

@@ -1,0 +1,184 @@
+"""Lower the max-pool forward ops (`torch.aten.max_pool{1,2,3}d` and
+`max_pool{1,2,3}d_with_indices`) as one gather over the convolution
+relation (../kernel/relation.py): along each spatial dim, output position s
+reads the input positions b = S*s + D*k - P of its taps k, and
+
+    y[n, c, s]   = max_{k: 0 <= b < N} x[n, c, b]
+    idx[n, c, s] = flat(b) of the first k, in the window's row-major order,
+                   with x[n, c, b] > y so far or x[n, c, b] NaN
+                   (the first in-bounds tap when there is none)
+
+with flat(b) = sum_i b_i * prod_{j > i} N_j over the input's spatial
+sizes: PyTorch's CPU kernels (`val > maxval || isnan(val)`, initial index
+the window's first in-bounds position), so that ties take the first
+maximum and a NaN the last NaN.  Ns is PyTorch's output size
+(relation.pool_output_size, ceil_mode included).
+
+The input is padded with -inf to exactly the extent the windows read,
+S*(Ns - 1) + D*(K - 1) + 1 from -P (relation.extent; sliced where the
+windows stop short of the input's end), and read by one linalg.generic at
+S*s + D*k: no negative coefficient in any map.  A `tensor.empty` of the
+kernel's shape gives the tap loops their extents.  Values alone reduce with
+arith.maximumf (a NaN propagates, the -inf padding is never the maximum:
+every window holds an input position); with indices, the body checks
+0 <= b < N where a window can overhang, and keeps (value, index) with the
+test above, starting from (-inf, -1).  Max is exact in every type: no
+widening of f16/bf16.
+
+torch-mlir's lowering of max_pool2d_with_indices is invalid IR where an
+output size is 1 and the window stops short of the input's end (input 4,
+window 3, stride 2) and with some ceil_mode shapes; its 1-D and 3-D forms
+IREE's torch input does not lower at all.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Optional
+
+from ...diagnostics import position_of
+from ...dialects import OpDef, arith, definition, linalg, torch
+from ...dialects.func import FUNC
+from ...ir.affine import AffineMap, d
+from ...ir.attributes import IntegerAttr
+from ...ir.builder import Builder
+from ...ir.core import Operation, Value
+from ...ir.types import FloatType, i64, ranked
+from ...rewrite import Rewriter
+from ..kernel.emit import Emitter, Ix
+from ..kernel.relation import Rel, extent, pool_outputs
+from .max_pool_bwd import MAX_POOL_FWD, MaxPoolSpec, read_max_pool_forward
+from .options import KernelPattern
+
+
+def pool_rels(em: Emitter, x: Value, spec: MaxPoolSpec) -> list[Rel]:
+    """One relation per spatial dim of x [n, c, N...]: Nb = N, Ns the
+    output size."""
+    rels = []
+    for i in range(spec.rank):
+        n = em.dim(x, 2 + i)
+        ns = pool_outputs(em, n, spec.kernel[i], spec.stride[i], spec.padding[i], spec.ceil_mode, spec.dilation[i])
+        rels.append(Rel(S=spec.stride[i], D=spec.dilation[i], P=spec.padding[i], K=spec.kernel[i], Ns=ns, Nb=n))
+    return rels
+
+
+def padded_input(em: Emitter, x: Value, rels: list[Rel], ceil_mode: bool) -> Value:
+    """x padded with -inf to the positions -P <= b < -P + E the windows
+    read, E = extent = S*(Ns - 1) + D*(K - 1) + 1: P low, max(0, E - P - N)
+    high (0 without padding and ceil_mode: then E <= N), then the first E
+    (a slice where the windows stop short of N)."""
+    ext = [extent(em, r, r.Ns, r.k) for r in rels]
+    high = [em.max(0, em.sub(em.sub(e, r.P), r.Nb)) if r.P or ceil_mode else 0 for e, r in zip(ext, rels)]
+    xp = em.pad(x, [0, 0, *(r.P for r in rels)], [0, 0, *high], fill=-math.inf)
+    lead = em.shape(x)[:2]
+    return em.extract_slice(xp, [0] * (2 + len(rels)), [*lead, *ext], [1] * (2 + len(rels)))
+
+
+def overhangs(r: Rel, ceil_mode: bool) -> bool:
+    """Whether some tap of some window may lie outside the input: with
+    padding, or with ceil_mode unless the last window ends inside
+    (without either, E <= N)."""
+    inside = isinstance(r.Ns, int) and isinstance(r.Nb, int) and r.S * (r.Ns - 1) + r.D * (r.k - 1) < r.Nb
+    return r.P > 0 or (ceil_mode and not inside)
+
+
+def max_pool_generic(em: Emitter, xp: Value, rels: list[Rel], spec: MaxPoolSpec, with_indices: bool, dtype: FloatType) -> list[Value]:
+    """The gather over loops (n, c, s..., k...) of the module docstring:
+    [values] or [values, indices]."""
+    nd = len(rels)
+    loops = 2 + 2 * nd
+    read = AffineMap.from_exprs(loops, [d(0), d(1), *(d(2 + i) * r.S + d(2 + nd + i) * r.D for i, r in enumerate(rels))])
+    taps = AffineMap.from_exprs(loops, [d(2 + nd + i) for i in range(nd)])
+    out_map = AffineMap.from_exprs(loops, [d(i) for i in range(2 + nd)])
+    shape = [*em.shape(xp)[:2], *(r.Ns for r in rels)]
+    window = em.empty([r.k for r in rels], dtype)
+    outs = [em.fill(em.float(-math.inf, dtype), em.empty(shape, dtype))]
+    if with_indices:
+        outs.append(em.fill(em.constant(IntegerAttr(-1, i64), i64), em.empty(shape, i64)))
+        body = index_body(em, rels, spec.ceil_mode)
+    else:
+        def body(b: Builder, a: list[Value]) -> list[Value]:
+            return [arith.same_type(b, arith.MAXIMUMF, a[2], a[0])]
+    iterators = ["parallel"] * (2 + nd) + ["reduction"] * nd
+    return em.generic([xp, window], outs, [read, taps, *[out_map] * len(outs)], iterators, body)
+
+
+def index_body(em: Emitter, rels: list[Rel], ceil_mode: bool):
+    """The body keeping (value, flat index) of the first maximum (module
+    docstring); block args (x, window, value so far, index so far)."""
+    nd = len(rels)
+    sizes: list[Ix] = [r.Nb for r in rels]
+    strides = [em.index(_product(em, sizes[i + 1:])) if i < nd - 1 else None for i in range(nd)]
+    bounds = [em.index(r.Nb) if overhangs(r, ceil_mode) else None for r in rels]
+    consts = {v: em.index(v) for v in sorted({x for r in rels for x in (r.S, r.D) if x != 1} | {r.P for r in rels if r.P})}
+    none = em.constant(IntegerAttr(-1, i64), i64)
+
+    def body(b: Builder, a: list[Value]) -> list[Value]:
+        def op(name: str, x: Value, y: Value) -> Value:
+            return arith.same_type(b, name, x, y)
+
+        flat: Optional[Value] = None
+        inside: Optional[Value] = None
+        for i, r in enumerate(rels):
+            pos = op(arith.MULI, linalg.index(b, 2 + i), consts[r.S]) if r.S != 1 else linalg.index(b, 2 + i)
+            tap = op(arith.MULI, linalg.index(b, 2 + nd + i), consts[r.D]) if r.D != 1 else linalg.index(b, 2 + nd + i)
+            pos = op(arith.ADDI, pos, tap)
+            pos = op(arith.SUBI, pos, consts[r.P]) if r.P else pos
+            bound, stride = bounds[i], strides[i]
+            if bound is not None:  # 0 <= pos < N, as one unsigned compare
+                ok = arith.cmpi(b, "ult", pos, bound)
+                inside = ok if inside is None else op(arith.ANDI, inside, ok)
+            term = pos if stride is None else op(arith.MULI, pos, stride)
+            flat = term if flat is None else op(arith.ADDI, flat, term)
+        assert flat is not None
+        x, best, where = a[0], a[2], a[3]
+        take = op(arith.ORI, arith.cmpf(b, "ogt", x, best), arith.cmpf(b, "uno", x, x))
+        take = op(arith.ORI, take, arith.cmpi(b, "eq", where, none))
+        if inside is not None:
+            take = op(arith.ANDI, take, inside)
+        flat_i64 = arith.convert(b, arith.INDEX_CAST, flat, i64)
+        return [arith.select(b, take, x, best), arith.select(b, take, flat_i64, where)]
+
+    return body
+
+
+def _product(em: Emitter, xs: list[Ix]) -> Ix:
+    """prod(xs), folded where static."""
+    out: Ix = 1
+    for x in xs:
+        out = em.mul(out, x)
+    return out
+
+
+def lower_max_pool_forward(op: Operation, rewriter: Rewriter, stats: Optional[list[str]] = None) -> None:
+    spec = read_max_pool_forward(op)
+    _, with_indices = MAX_POOL_FWD[op.name]
+    func = op.ancestor(FUNC)
+    assert func is not None
+    em = Emitter(Builder.before(op), func)
+    x = em.to_builtin(torch.args(op).self)
+    dtype = ranked(x.type).element_type
+    assert isinstance(dtype, FloatType)
+    groups = [[0, 1], *([i] for i in range(2, spec.rank + 2))]
+    if not spec.batched:  # [C, s...] -> [1, C, s...]
+        x = em.expand(x, groups, [1, *em.shape(x)])
+    rels = pool_rels(em, x, spec)
+    results = max_pool_generic(em, padded_input(em, x, rels, spec.ceil_mode), rels, spec, with_indices, dtype)
+    if not spec.batched:
+        results = [em.collapse(v, groups) for v in results]
+    values = [em.from_builtin(v, r.type) for v, r in zip(results, op.results)]  # type: ignore[arg-type]
+    if stats is not None:
+        stats.append(f"{position_of(op)}: {op.name}: gather over {'x'.join(str(k) for k in spec.kernel)} taps")
+    rewriter.replace_op(op, values)
+
+
+@dataclass(frozen=True)
+class LowerMaxPoolForward(KernelPattern):
+    """One max-pool forward op (root: its definition) to the gather."""
+
+    root: OpDef = definition(torch.MAX_POOL2D)
+
+    def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
+        lower_max_pool_forward(op, rewriter, self.stats)
+        return True
