@@ -1,5 +1,5 @@
 """Lower the max-pool forward ops (`torch.aten.max_pool{1,2,3}d` and
-`max_pool{1,2,3}d_with_indices`) as one gather over the convolution
+`max_pool{1,2,3}d_with_indices`) as gathers over the convolution
 relation (../kernel/relation.py): along each spatial dim, output position s
 reads the input positions b = S*s + D*k - P of its taps k, and
 
@@ -16,19 +16,20 @@ maximum and a NaN the last NaN.  Ns is PyTorch's output size
 
 The input is padded with -inf to exactly the extent the windows read,
 S*(Ns - 1) + D*(K - 1) + 1 from -P (relation.extent; sliced where the
-windows stop short of the input's end), and read by one linalg.generic at
-S*s + D*k: no negative coefficient in any map.  A `tensor.empty` of the
-kernel's shape gives the tap loops their extents.  Values alone reduce with
-arith.maximumf (a NaN propagates, the -inf padding is never the maximum:
-every window holds an input position); with indices, the body checks
-0 <= b < N where a window can overhang, and keeps (value, index) with the
-test above, starting from (-inf, -1).  Max is exact in every type: no
-widening of f16/bf16.
+windows stop short of the input's end), and read at S*s + D*k: no negative
+coefficient in any map.  A `tensor.empty` of the kernel's shape gives the
+tap loops their extents.  Two reductions over the taps, each one
+vectorisable op: the values with arith.maximumf (a NaN propagates, the
+-inf padding never wins: every window holds an input position), then the
+indices from the values (max_indices: the least flat(b) among the
+in-bounds taps equal to the maximum, or the greatest among the NaNs, as
+one arith.minsi of keys, and an elementwise op that decodes them).  Max
+is exact in every type: no widening of f16/bf16.
 
 torch-mlir's lowering of max_pool2d_with_indices is invalid IR where an
 output size is 1 and the window stops short of the input's end (input 4,
-window 3, stride 2) and with some ceil_mode shapes; its 1-D and 3-D forms
-IREE's torch input does not lower at all.
+window 3, stride 2) and with some ceil_mode shapes, and its indices
+compare with `oeq` only (a window holding a NaN gets index -1).
 """
 
 from __future__ import annotations
@@ -83,38 +84,81 @@ def overhangs(r: Rel, ceil_mode: bool) -> bool:
     return r.P > 0 or (ceil_mode and not inside)
 
 
-def max_pool_generic(em: Emitter, xp: Value, rels: list[Rel], spec: MaxPoolSpec, with_indices: bool, dtype: FloatType) -> list[Value]:
-    """The gather over loops (n, c, s..., k...) of the module docstring:
-    [values] or [values, indices]."""
+def window_maps(rels: list[Rel]) -> tuple[AffineMap, AffineMap, AffineMap]:
+    """Maps over the loops (n, c, s..., k...): the padded input at
+    (n, c, S*s + D*k), the taps k (the window operand), the output (n, c, s)."""
     nd = len(rels)
     loops = 2 + 2 * nd
     read = AffineMap.from_exprs(loops, [d(0), d(1), *(d(2 + i) * r.S + d(2 + nd + i) * r.D for i, r in enumerate(rels))])
     taps = AffineMap.from_exprs(loops, [d(2 + nd + i) for i in range(nd)])
-    out_map = AffineMap.from_exprs(loops, [d(i) for i in range(2 + nd)])
-    shape = [*em.shape(xp)[:2], *(r.Ns for r in rels)]
+    return read, taps, AffineMap.from_exprs(loops, [d(i) for i in range(2 + nd)])
+
+
+def max_values(em: Emitter, xp: Value, rels: list[Rel], dtype: FloatType) -> Value:
+    """y[n, c, s] = max_k xp[n, c, S*s + D*k] with arith.maximumf from -inf
+    (a NaN propagates; the -inf padding never wins: every window holds an
+    input position)."""
+    read, taps, out = window_maps(rels)
+    nd = len(rels)
+    init = em.fill(em.float(-math.inf, dtype), em.empty([*em.shape(xp)[:2], *(r.Ns for r in rels)], dtype))
     window = em.empty([r.k for r in rels], dtype)
-    outs = [em.fill(em.float(-math.inf, dtype), em.empty(shape, dtype))]
-    if with_indices:
-        outs.append(em.fill(em.constant(IntegerAttr(-1, i64), i64), em.empty(shape, i64)))
-        body = index_body(em, rels, spec.ceil_mode)
-    else:
-        def body(b: Builder, a: list[Value]) -> list[Value]:
-            return [arith.same_type(b, arith.MAXIMUMF, a[2], a[0])]
     iterators = ["parallel"] * (2 + nd) + ["reduction"] * nd
-    return em.generic([xp, window], outs, [read, taps, *[out_map] * len(outs)], iterators, body)
+
+    def body(b: Builder, a: list[Value]) -> list[Value]:
+        return [arith.same_type(b, arith.MAXIMUMF, a[2], a[0])]
+
+    return em.generic([xp, window], [init], [read, taps, out], iterators, body)[0]
 
 
-def index_body(em: Emitter, rels: list[Rel], ceil_mode: bool):
-    """The body keeping (value, flat index) of the first maximum (module
-    docstring); block args (x, window, value so far, index so far)."""
+def max_indices(em: Emitter, xp: Value, y: Value, rels: list[Rel], ceil_mode: bool) -> Value:
+    """idx[n, c, s] from the values y (module docstring): flat(b) grows
+    with k in row-major order, so the first maximum is the least flat(b)
+    with x == y, and the last NaN (y NaN) the greatest one with x NaN.  One
+    arith.minsi reduction (vectorisable, as the maximum is) of the keys
+    flat(b), or -flat(b) where y is NaN, over the in-bounds taps that
+    match (x == y or x NaN), from INT64_MAX; then idx = key, or -key where
+    y is NaN."""
+    read, taps, out = window_maps(rels)
+    nd = len(rels)
+    shape = em.shape(y)
+    top = em.constant(IntegerAttr(2**63 - 1, i64), i64)
+    init = em.fill(top, em.empty(shape, i64))
+    window = em.empty([r.k for r in rels], ranked(y.type).element_type)
+    flat_of = flat_position(em, rels, ceil_mode)
+
+    def body(b: Builder, a: list[Value]) -> list[Value]:
+        x, best, acc = a[0], a[1], a[3]
+        flat, inside = flat_of(b)
+        key = arith.convert(b, arith.INDEX_CAST, flat, i64)
+        nan = arith.cmpf(b, "uno", best, best)
+        key = arith.select(b, nan, arith.same_type(b, arith.SUBI, em.constant(IntegerAttr(0, i64), i64), key), key)
+        match = arith.same_type(b, arith.ORI, arith.cmpf(b, "oeq", x, best), arith.cmpf(b, "uno", x, x))
+        if inside is not None:
+            match = arith.same_type(b, arith.ANDI, match, inside)
+        return [arith.same_type(b, arith.MINSI, acc, arith.select(b, match, key, top))]
+
+    iterators = ["parallel"] * (2 + nd) + ["reduction"] * nd
+    keys = em.generic([xp, y, window], [init], [read, out, taps, out], iterators, body)[0]
+    ident = AffineMap.identity(len(shape))
+
+    def unkey(b: Builder, a: list[Value]) -> list[Value]:
+        negated = arith.same_type(b, arith.SUBI, em.constant(IntegerAttr(0, i64), i64), a[0])
+        return [arith.select(b, arith.cmpf(b, "uno", a[1], a[1]), negated, a[0])]
+
+    return em.generic([keys, y], [em.empty(shape, i64)], [ident, ident, ident], ["parallel"] * len(shape), unkey)[0]
+
+
+def flat_position(em: Emitter, rels: list[Rel], ceil_mode: bool):
+    """A body helper: (flat(b) as an index, whether 0 <= b < N along every
+    dim that can overhang, or None) at the loops (n, c, s..., k...), with
+    b = S*s + D*k - P and flat(b) = sum_i b_i * prod_{j > i} N_j."""
     nd = len(rels)
     sizes: list[Ix] = [r.Nb for r in rels]
     strides = [em.index(_product(em, sizes[i + 1:])) if i < nd - 1 else None for i in range(nd)]
     bounds = [em.index(r.Nb) if overhangs(r, ceil_mode) else None for r in rels]
     consts = {v: em.index(v) for v in sorted({x for r in rels for x in (r.S, r.D) if x != 1} | {r.P for r in rels if r.P})}
-    none = em.constant(IntegerAttr(-1, i64), i64)
 
-    def body(b: Builder, a: list[Value]) -> list[Value]:
+    def at(b: Builder) -> tuple[Value, Optional[Value]]:
         def op(name: str, x: Value, y: Value) -> Value:
             return arith.same_type(b, name, x, y)
 
@@ -132,15 +176,9 @@ def index_body(em: Emitter, rels: list[Rel], ceil_mode: bool):
             term = pos if stride is None else op(arith.MULI, pos, stride)
             flat = term if flat is None else op(arith.ADDI, flat, term)
         assert flat is not None
-        x, best, where = a[0], a[2], a[3]
-        take = op(arith.ORI, arith.cmpf(b, "ogt", x, best), arith.cmpf(b, "uno", x, x))
-        take = op(arith.ORI, take, arith.cmpi(b, "eq", where, none))
-        if inside is not None:
-            take = op(arith.ANDI, take, inside)
-        flat_i64 = arith.convert(b, arith.INDEX_CAST, flat, i64)
-        return [arith.select(b, take, x, best), arith.select(b, take, flat_i64, where)]
+        return flat, inside
 
-    return body
+    return at
 
 
 def _product(em: Emitter, xs: list[Ix]) -> Ix:
@@ -164,7 +202,10 @@ def lower_max_pool_forward(op: Operation, rewriter: Rewriter, stats: Optional[li
     if not spec.batched:  # [C, s...] -> [1, C, s...]
         x = em.expand(x, groups, [1, *em.shape(x)])
     rels = pool_rels(em, x, spec)
-    results = max_pool_generic(em, padded_input(em, x, rels, spec.ceil_mode), rels, spec, with_indices, dtype)
+    xp = padded_input(em, x, rels, spec.ceil_mode)
+    results = [max_values(em, xp, rels, dtype)]
+    if with_indices:
+        results.append(max_indices(em, xp, results[0], rels, spec.ceil_mode))
     if not spec.batched:
         results = [em.collapse(v, groups) for v in results]
     values = [em.from_builtin(v, r.type) for v, r in zip(results, op.results)]  # type: ignore[arg-type]

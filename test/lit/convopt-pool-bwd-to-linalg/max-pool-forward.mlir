@@ -1,10 +1,12 @@
-// Max pooling's forward (convopt/lowering/patterns/max_pool_fwd.py): one
-// gather over b = S*s + D*k - P.  The input is padded with -inf (or sliced)
+// Max pooling's forward (convopt/lowering/patterns/max_pool_fwd.py): gathers
+// over b = S*s + D*k - P.  The input is padded with -inf (or sliced)
 // to exactly the extent the windows read, and read at S*s + D*k (no negative
 // coefficient); a tensor.empty of the kernel's shape gives the tap loops
-// their extents.  With indices, the body keeps the first maximum in window
-// order (ogt), a NaN (uno), or the first tap (index still -1), and checks
-// 0 <= b < N where a window can overhang.
+// their extents.  The values reduce with arith.maximumf; the indices are
+// one arith.minsi over keys: flat(b) of the in-bounds taps equal to the
+// maximum (or NaN; -flat(b) where the maximum is NaN, the last NaN), and
+// an elementwise op decodes them.  0 <= b < N is checked where a window can
+// overhang.
 // RUN: %convopt --lower-pool-bwd --split-input-file %s | FileCheck %s
 // RUN: %convopt --lower-pool-bwd --split-input-file %s | %mlir-verify -split-input-file
 
@@ -14,27 +16,37 @@
 // CHECK-DAG: #[[READ:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
 // CHECK-DAG: #[[TAPS:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
 // CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @stops_short_k3s2
 // CHECK-SAME: (%[[X:.*]]: tensor<2x8x4x4xf32>) -> (tensor<2x8x1x1xf32>, tensor<2x8x1x1xi64>)
 // CHECK-DAG: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK-DAG: %[[NONE:.*]] = arith.constant -1 : i64
+// CHECK-DAG: %[[TOP:.*]] = arith.constant 9223372036854775807 : i64
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i64
 // CHECK: %[[SLICE:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 0] [2, 8, 3, 3] [1, 1, 1, 1]
-// CHECK: %[[WIN:.*]] = tensor.empty() : tensor<3x3xf32>
 // CHECK: %[[V0:.*]] = linalg.fill ins(%[[NEGINF]] : f32)
-// CHECK: %[[I0:.*]] = linalg.fill ins(%[[NONE]] : i64)
-// CHECK: %[[R:.*]]:2 = linalg.generic {indexing_maps = [#[[READ]], #[[TAPS]], #[[OUT]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
-// CHECK-SAME: ins(%[[SLICE]], %[[WIN]] : tensor<2x8x3x3xf32>, tensor<3x3xf32>) outs(%[[V0]], %[[I0]] : tensor<2x8x1x1xf32>, tensor<2x8x1x1xi64>)
+// CHECK: %[[WIN:.*]] = tensor.empty() : tensor<3x3xf32>
+// CHECK: %[[Y:.*]] = linalg.generic {indexing_maps = [#[[READ]], #[[TAPS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+// CHECK-SAME: ins(%[[SLICE]], %[[WIN]] : tensor<2x8x3x3xf32>, tensor<3x3xf32>) outs(%[[V0]] : tensor<2x8x1x1xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32, %[[ACCV:.*]]: f32):
+// CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[ACCV]], %[[IN]] : f32
+// CHECK-NEXT: linalg.yield %[[M]] : f32
+// CHECK: %[[K0:.*]] = linalg.fill ins(%[[TOP]] : i64)
+// CHECK: %[[KEYS:.*]] = linalg.generic {indexing_maps = [#[[READ]], #[[OUT]], #[[TAPS]], #[[OUT]]]
+// CHECK-SAME: ins(%[[SLICE]], %[[Y]], %[[WIN]] : tensor<2x8x3x3xf32>, tensor<2x8x1x1xf32>, tensor<3x3xf32>) outs(%[[K0]] : tensor<2x8x1x1xi64>)
+// CHECK-NEXT: ^bb0(%[[XV:.*]]: f32, %[[YV:.*]]: f32, %{{.*}}: f32, %[[ACC:.*]]: i64):
 // CHECK-NOT: arith.cmpi ult
-// CHECK: %[[GT:.*]] = arith.cmpf ogt, %[[IN:.*]], %[[BEST:.*]] : f32
-// CHECK-NEXT: %[[NAN:.*]] = arith.cmpf uno, %[[IN]], %[[IN]] : f32
-// CHECK-NEXT: %[[A:.*]] = arith.ori %[[GT]], %[[NAN]] : i1
-// CHECK-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[WHERE:.*]], %[[NONE]] : i64
-// CHECK-NEXT: %[[TAKE:.*]] = arith.ori %[[A]], %[[FIRST]] : i1
-// CHECK-NEXT: %[[FLAT:.*]] = arith.index_cast
-// CHECK-NEXT: %[[NV:.*]] = arith.select %[[TAKE]], %[[IN]], %[[BEST]] : f32
-// CHECK-NEXT: %[[NI:.*]] = arith.select %[[TAKE]], %[[FLAT]], %[[WHERE]] : i64
-// CHECK-NEXT: linalg.yield %[[NV]], %[[NI]] : f32, i64
-// CHECK: return %[[R]]#0, %[[R]]#1
+// CHECK: %[[FLAT:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK-NEXT: %[[YNAN:.*]] = arith.cmpf uno, %[[YV]], %[[YV]] : f32
+// CHECK-NEXT: %[[NEG:.*]] = arith.subi %[[ZERO]], %[[FLAT]] : i64
+// CHECK-NEXT: %[[KEY:.*]] = arith.select %[[YNAN]], %[[NEG]], %[[FLAT]] : i64
+// CHECK-NEXT: %[[EQ:.*]] = arith.cmpf oeq, %[[XV]], %[[YV]] : f32
+// CHECK-NEXT: %[[XNAN:.*]] = arith.cmpf uno, %[[XV]], %[[XV]] : f32
+// CHECK-NEXT: %[[MATCH:.*]] = arith.ori %[[EQ]], %[[XNAN]] : i1
+// CHECK-NEXT: %[[CAND:.*]] = arith.select %[[MATCH]], %[[KEY]], %[[TOP]] : i64
+// CHECK-NEXT: %[[MIN:.*]] = arith.minsi %[[ACC]], %[[CAND]] : i64
+// CHECK-NEXT: linalg.yield %[[MIN]] : i64
+// CHECK: %[[IDX:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[KEYS]], %[[Y]] : tensor<2x8x1x1xi64>, tensor<2x8x1x1xf32>)
+// CHECK: return %[[Y]], %[[IDX]]
 func.func @stops_short_k3s2(%x: !torch.vtensor<[2,8,4,4],f32>) -> (!torch.vtensor<[2,8,1,1],f32>, !torch.vtensor<[2,8,1,1],si64>) {
   %k0 = torch.constant.int 3
   %k1 = torch.constant.int 3
@@ -62,13 +74,15 @@ func.func @stops_short_k3s2(%x: !torch.vtensor<[2,8,4,4],f32>) -> (!torch.vtenso
 // CHECK: %[[P:.*]] = tensor.pad %{{.*}} low[0, 0, 0, 0] high[0, 0, 1, 0]
 // CHECK: tensor.yield %{{.*}} : f32
 // CHECK: } : tensor<2x3x13x5xf32> to tensor<2x3x14x5xf32>
+// CHECK: %[[Y:.*]] = linalg.generic
+// CHECK-SAME: ins(%[[P]], %{{.*}} : tensor<2x3x14x5xf32>, tensor<5x5xf32>) outs(%{{.*}} : tensor<2x3x4x1xf32>)
 // CHECK: linalg.generic
-// CHECK-SAME: ins(%[[P]], %{{.*}} : tensor<2x3x14x5xf32>, tensor<5x5xf32>) outs(%{{.*}}, %{{.*}} : tensor<2x3x4x1xf32>, tensor<2x3x4x1xi64>)
+// CHECK-SAME: ins(%[[P]], %[[Y]], %{{.*}} : tensor<2x3x14x5xf32>, tensor<2x3x4x1xf32>, tensor<5x5xf32>) outs(%{{.*}} : tensor<2x3x4x1xi64>)
 // CHECK: %[[ROW:.*]] = arith.addi
 // CHECK-NEXT: %[[IN_ROWS:.*]] = arith.cmpi ult, %[[ROW]], %c13 : index
-// CHECK: arith.cmpi eq
-// CHECK-NEXT: %[[T:.*]] = arith.ori
-// CHECK-NEXT: %{{.*}} = arith.andi %[[T]], %[[IN_ROWS]] : i1
+// CHECK: %[[MATCH:.*]] = arith.ori
+// CHECK-NEXT: %{{.*}} = arith.andi %[[MATCH]], %[[IN_ROWS]] : i1
+// CHECK: arith.minsi
 // CHECK: return
 func.func @ceil_13x5_k5s3(%x: !torch.vtensor<[2,3,13,5],f32>) -> (!torch.vtensor<[2,3,4,1],f32>, !torch.vtensor<[2,3,4,1],si64>) {
   %k0 = torch.constant.int 5
@@ -97,8 +111,8 @@ func.func @ceil_13x5_k5s3(%x: !torch.vtensor<[2,3,13,5],f32>) -> (!torch.vtensor
 // CHECK: linalg.generic
 // CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "reduction"]
 // CHECK-SAME: ins(%[[P]], %{{.*}} : tensor<1x2x11xf32>, tensor<3xf32>) outs(%{{.*}} : tensor<1x2x5xf32>)
-// CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32, %[[OUT:.*]]: f32):
-// CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[OUT]], %[[IN]] : f32
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32, %[[ACCV:.*]]: f32):
+// CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[ACCV]], %[[IN]] : f32
 // CHECK-NEXT: linalg.yield %[[M]] : f32
 func.func @values_1d_k3s2p1(%x: !torch.vtensor<[1,2,9],f32>) -> (!torch.vtensor<[1,2,5],f32>) {
   %k0 = torch.constant.int 3
