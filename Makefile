@@ -77,6 +77,7 @@ fuzz-text: $(STAMP)
 
 fuzz-semantic: $(STAMP)
 	$(BIN)/python test/fuzz/semantic.py --count 2000 --seed $(FUZZ_SEED) --iree 8
+	$(BIN)/python test/fuzz/window.py --count 2000 --seed $(FUZZ_SEED) --iree 8
 
 fuzz-resources: $(STAMP)
 	$(BIN)/python test/fuzz/resources.py

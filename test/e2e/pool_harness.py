@@ -67,13 +67,14 @@ def P(name: str, nd: int = 2, **kw) -> PoolConfig:
     return PoolConfig(name=name, **kw)
 
 
-def torch_ir(cfg: PoolConfig) -> str:
-    """The torch-dialect function, as the FX importer writes it."""
+def torch_ir(cfg: PoolConfig, go_spatial: Optional[tuple[int, ...]] = None) -> str:
+    """The torch-dialect function, as the FX importer writes it (go_spatial:
+    grad_output's spatial sizes, by default the output's)."""
     spatial, kernel, stride, padding = cfg.params()
     lead = cfg.lead()
     dyn = (("batch" in cfg.dynamic,) if cfg.batched else ()) + (False,) + ("spatial" in cfg.dynamic,) * cfg.rank
     x_t = harness._vt((*lead, *spatial), cfg.dtype, dyn)
-    y_t = harness._vt((*lead, *cfg.output_spatial()), cfg.dtype, dyn)
+    y_t = harness._vt((*lead, *(go_spatial or cfg.output_spatial())), cfg.dtype, dyn)
     lines = []
 
     def int_list(name: str, vals: tuple[int, ...]) -> str:

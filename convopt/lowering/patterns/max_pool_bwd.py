@@ -108,7 +108,7 @@ def read_max_pool_backward(op: Operation) -> MaxPoolSpec:
     shape, gshape, ishape = xt.shape or (), gt.shape or (), it.shape or ()
     if len(shape) not in (nd + 1, nd + 2) or len(gshape) != len(shape) or len(ishape) != len(shape):
         raise invalid(op, f"expects input, grad_output and indices of rank {nd + 1} or {nd + 2}, got '{xt}', '{gt}' and '{it}'")
-    kernel, stride, padding, dilation, _ = read_window(op, args, nd)
+    kernel, stride, padding, dilation, ceil_mode = read_window(op, args, nd)
     if 0 in shape or 0 in gshape:
         raise unsupported(op, f"a size-0 dim ('{xt}', '{gt}')")
     for a, b in zip(gshape, ishape):
@@ -116,9 +116,14 @@ def read_max_pool_backward(op: Operation) -> MaxPoolSpec:
             raise invalid(op, f"expects indices of grad_output's shape, got '{it}' and '{gt}'")
     lead = len(shape) - nd
     for i in range(nd):
-        n = shape[lead + i]
+        n, g = shape[lead + i], gshape[lead + i]
         if n is not None and n > MAX_SPATIAL_SIZE:
             raise unsupported(op, f"spatial size {n} along dim {i} (at most {MAX_SPATIAL_SIZE})")
+        expected = None if n is None else pool_output_size(n, kernel[i], stride[i], padding[i], ceil_mode, dilation[i])
+        if expected is not None and expected < 1:
+            raise invalid(op, f"has an empty output along spatial dim {i} (input size {n}, kernel {kernel[i]}, dilation {dilation[i]}, padding {padding[i]})")
+        if expected is not None and g is not None and g != expected:
+            raise invalid(op, f"expects grad_output size {expected} along spatial dim {i} (input {n}), got {g}")
     result = op.results[0].type
     if isinstance(result, ValueTensorType) and result != xt:
         raise invalid(op, f"expects a result of type '{xt}', got '{result}'")

@@ -141,11 +141,45 @@ def max_indices(em: Emitter, xp: Value, y: Value, rels: list[Rel], ceil_mode: bo
     keys = em.generic([xp, y, window], [init], [read, out, taps, out], iterators, body)[0]
     ident = AffineMap.identity(len(shape))
 
+    empty_windows = any(r.D > 1 and r.P > 0 for r in rels)  # else every window holds an input position
+    first_of = first_position(em, rels) if empty_windows else None
+
     def unkey(b: Builder, a: list[Value]) -> list[Value]:
         negated = arith.same_type(b, arith.SUBI, em.constant(IntegerAttr(0, i64), i64), a[0])
-        return [arith.select(b, arith.cmpf(b, "uno", a[1], a[1]), negated, a[0])]
+        out = arith.select(b, arith.cmpf(b, "uno", a[1], a[1]), negated, a[0])
+        if first_of is not None:  # no tap in bounds: PyTorch's initial index
+            out = arith.select(b, arith.cmpi(b, "eq", a[0], top), arith.convert(b, arith.INDEX_CAST, first_of(b), i64), out)
+        return [out]
 
     return em.generic([keys, y], [em.empty(shape, i64)], [ident, ident, ident], ["parallel"] * len(shape), unkey)[0]
+
+
+def first_position(em: Emitter, rels: list[Rel]):
+    """A body helper over the output loops (n, c, s...): flat(b0) with, per
+    dim, b0 = S*s + D*k0 - P the first tap at or after 0,
+    k0 = max(0, ceildiv(P - S*s, D)): PyTorch's initial index, which it
+    returns for a window with no tap inside the input (possible with
+    dilation and padding: input 1, kernel 2, dilation 2, padding 1)."""
+    nd = len(rels)
+    strides = [em.index(_product(em, [r.Nb for r in rels[i + 1:]])) if i < nd - 1 else None for i in range(nd)]
+    c = em.index
+
+    def at(b: Builder) -> Value:
+        def op(name: str, x: Value, y: Value) -> Value:
+            return arith.same_type(b, name, x, y)
+
+        flat: Optional[Value] = None
+        for i, r in enumerate(rels):
+            start = op(arith.MULI, linalg.index(b, 2 + i), c(r.S))
+            k0 = op(arith.MAXSI, op(arith.CEILDIVSI, op(arith.SUBI, c(r.P), start), c(r.D)), c(0))
+            pos = op(arith.SUBI, op(arith.ADDI, start, op(arith.MULI, k0, c(r.D))), c(r.P))
+            stride = strides[i]
+            term = pos if stride is None else op(arith.MULI, pos, stride)
+            flat = term if flat is None else op(arith.ADDI, flat, term)
+        assert flat is not None
+        return flat
+
+    return at
 
 
 def flat_position(em: Emitter, rels: list[Rel], ceil_mode: bool):

@@ -126,6 +126,8 @@ def read_pool_backward(op: Operation) -> PoolSpec:
             raise unsupported(op, f"spatial size {n} along dim {i} (at most {MAX_SPATIAL_SIZE})")
         if n is None:
             continue
+        if nd == 3 and n < kernel[i]:  # avg_pool3d's check_input_size (padding not counted)
+            raise invalid(op, f"expects an input at least as large as the kernel along spatial dim {i} (input size {n}, kernel {kernel[i]})")
         expected = pool_output_size(n, kernel[i], stride[i], padding[i], ceil_mode)
         if expected < 1:
             raise invalid(op, f"has an empty output along spatial dim {i} (input size {n}, kernel {kernel[i]}, padding {padding[i]})")
