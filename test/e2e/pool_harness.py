@@ -356,6 +356,8 @@ def max_pool_matrix() -> list[MaxPoolFwdConfig]:
         M("1d_k3s2p1", nd=1, spatial=11, kernel=3, stride=2, padding=1),
         M("1d_k4s3_ceil_dil2", nd=1, spatial=14, kernel=4, stride=3, padding=2, dilation=2, ceil_mode=True),
         M("1d_values_only", nd=1, spatial=10, kernel=3, stride=1, with_indices=False),
+        M("1d_empty_window_dil2p1", nd=1, spatial=1, kernel=2, stride=1, padding=1, dilation=2),  # no tap inside: PyTorch's initial index
+        M("3d_empty_window_dil2p1", nd=3, spatial=(1, 3, 3), kernel=(2, 1, 3), stride=(1, 2, 1), padding=(1, 0, 0), dilation=(2, 1, 1)),
         M("3d_k2s2", nd=3, spatial=(4, 6, 5)),
         M("3d_k3s2p1_ceil", nd=3, spatial=(5, 6, 7), kernel=3, stride=2, padding=1, ceil_mode=True),
         M("3d_values_only_dil", nd=3, spatial=(5, 6, 6), kernel=2, stride=1, dilation=(1, 2, 2), with_indices=False),

@@ -14,7 +14,7 @@ import pool_harness as ph
 import pytest
 
 FAST = {"2d_k3s2_out1", "2d_ceil_13x5_k5s3", "2d_k3s2p1_ceil", "2d_k3s1p1_nan", "1d_k4s3_ceil_dil2", "3d_k3s2p1_ceil", "2d_values_only",
-        "2d_dynamic_spatial_ceil", "2d_bf16"}
+        "2d_dynamic_spatial_ceil", "2d_bf16", "3d_empty_window_dil2p1"}
 """torch-mlir's two invalid shapes (the issue's regression cases) and one row per mechanism."""
 EVERYTHING = os.environ.get("CONVOPT_E2E_FORMS") == "all"
 
