@@ -7,7 +7,8 @@
 #   make test-full  make test with the whole random e2e sweep, the --device=gpu
 #                   forms on the whole named matrix and every GPU build
 #                   (CONVOPT_GPU_FULL=1), then make fuzz
-#   make fuzz       10,000 fuzzed texts, 2,000 random configurations per path,
+#   make fuzz       10,000 fuzzed texts, 2,000 random configurations per path
+#                   and per window op (test/fuzz/window.py),
 #                   resource bounds, packed-matmul tiles x IREE CPUs (test/fuzz/README.md)
 #   make lint       ruff and mypy
 #   make bench      bench/emitted.py, bench/tool.py and bench/models.py (results in bench/results/)
@@ -77,6 +78,7 @@ fuzz-text: $(STAMP)
 
 fuzz-semantic: $(STAMP)
 	$(BIN)/python test/fuzz/semantic.py --count 2000 --seed $(FUZZ_SEED) --iree 8
+	$(BIN)/python test/fuzz/window.py --count 2000 --seed $(FUZZ_SEED) --iree 8
 
 fuzz-resources: $(STAMP)
 	$(BIN)/python test/fuzz/resources.py

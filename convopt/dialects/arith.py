@@ -276,6 +276,11 @@ def cmpi(b: BuilderAPI, predicate: str, x: Value, y: Value) -> Value:
     return b.create(CMPI, [x, y], [i1], {"predicate": IntegerAttr(CMPI_PREDICATES.index(predicate), i64)}).results[0]
 
 
+def cmpf(b: BuilderAPI, predicate: str, x: Value, y: Value) -> Value:
+    """`arith.cmpf predicate, %x, %y : T` (predicate one of CMPF_PREDICATES): an i1."""
+    return b.create(CMPF, [x, y], [i1], {"predicate": IntegerAttr(CMPF_PREDICATES.index(predicate), i64)}).results[0]
+
+
 def select(b: BuilderAPI, cond: Value, x: Value, y: Value) -> Value:
     """`arith.select %cond, %x, %y : T`: x where cond, else y."""
     return b.create(SELECT, [cond, x, y], [x.type]).results[0]

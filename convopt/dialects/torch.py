@@ -206,6 +206,10 @@ OPERATOR = "torch.operator"
 AVG_POOL2D_BACKWARD = "torch.aten.avg_pool2d_backward"
 AVG_POOL3D_BACKWARD = "torch.aten.avg_pool3d_backward"
 MAX_POOL3D_WITH_INDICES_BACKWARD = "torch.aten.max_pool3d_with_indices_backward"
+MAX_POOL1D_VALUES = "torch.aten.max_pool1d"
+MAX_POOL2D_VALUES = "torch.aten.max_pool2d"
+MAX_POOL3D_VALUES = "torch.aten.max_pool3d"
+MAX_POOL1D_WITH_INDICES = "torch.aten.max_pool1d_with_indices"
 
 # The other aten ops convopt-run runs (convopt/interp/torch_ops.py), in the uniform form.
 ADD_TENSOR = "torch.aten.add.Tensor"
@@ -267,6 +271,8 @@ _ATEN = {
     **{name: ("grad_output", "self", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override")
        for name in (AVG_POOL2D_BACKWARD, AVG_POOL3D_BACKWARD)},
     MAX_POOL3D_WITH_INDICES_BACKWARD: ("grad_output", "self", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "indices"),
+    **{name: ("self", "kernel_size", "stride", "padding", "dilation", "ceil_mode")
+       for name in (MAX_POOL1D_VALUES, MAX_POOL2D_VALUES, MAX_POOL3D_VALUES, MAX_POOL1D_WITH_INDICES, MAX_POOL2D, MAX_POOL3D)},
 }
 """The aten ops convopt builds or lowers, with their operands' names
 (torch's signatures): `OPS[SLICE_TENSOR].args(op).step`."""

@@ -75,10 +75,17 @@ def case(cfg: MaxPoolConfig) -> tuple[str, list[np.ndarray], np.ndarray]:
     go = torch.from_numpy(harness.round_to(torch.randn(y.shape, generator=gen, dtype=torch.float64).numpy(), cfg.dtype))
     stride = cfg.stride or cfg.kernel
     ref = torch.ops.aten.max_pool3d_with_indices_backward(go, x, list(cfg.kernel), list(stride), list(cfg.padding), list(cfg.dilation), cfg.ceil_mode, idx)
+    text = torch_ir(cfg, tuple(x.shape), tuple(y.shape))
+    return text, [go.numpy(), x.numpy(), idx.numpy()], ref.numpy()
+
+
+def torch_ir(cfg: MaxPoolConfig, x_shape: tuple[int, ...], y_shape: tuple[int, ...]) -> str:
+    """The function `main(grad_output, input, indices)` of the op on these
+    shapes (y_shape: grad_output's and the indices')."""
     lead_dyn = (("batch" in cfg.dynamic,) if cfg.batched else ()) + (False,)
     dyn = lead_dyn + ("spatial" in cfg.dynamic,) * 3
-    x_t, y_t = harness._vt(tuple(x.shape), cfg.dtype, dyn), harness._vt(tuple(y.shape), cfg.dtype, dyn)
-    i_t = harness._vt(tuple(y.shape), "si64", dyn)
+    x_t, y_t = harness._vt(x_shape, cfg.dtype, dyn), harness._vt(y_shape, cfg.dtype, dyn)
+    i_t = harness._vt(y_shape, "si64", dyn)
     lines = []
 
     def int_list(name: str, vals) -> str:
@@ -93,8 +100,7 @@ def case(cfg: MaxPoolConfig) -> tuple[str, list[np.ndarray], np.ndarray]:
     lines.append(f"  %r = torch.aten.max_pool3d_with_indices_backward %go, %x, {k}, {s}, {p}, {d}, %ceil, %idx : {y_t}, {x_t}, "
                  f"!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, {i_t} -> {x_t}")
     lines.append(f"  return %r : {x_t}")
-    text = f"func.func @main(%go: {y_t}, %x: {x_t}, %idx: {i_t}) -> {x_t} {{\n" + "\n".join(lines) + "\n}\n"
-    return text, [go.numpy(), x.numpy(), idx.numpy()], ref.numpy()
+    return f"func.func @main(%go: {y_t}, %x: {x_t}, %idx: {i_t}) -> {x_t} {{\n" + "\n".join(lines) + "\n}\n"
 
 
 def lowered(text: str) -> str:

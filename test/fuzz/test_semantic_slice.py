@@ -128,3 +128,86 @@ def test_empty_tensors_and_mixed_types_are_decided():
                 assert o.status in allowed, (kind, p, o.status, o.detail, semantic._describe_call(call))
     assert statuses["zero_size"]["ok"] > 0 and statuses["zero_size"]["rejected"] > 0, statuses
     assert statuses["dtype_mismatch"]["unsupported"] > 0, statuses
+
+
+# --- the window family (test/fuzz/window.py) ------------------------------------------------------
+
+WINDOW_SEED = 20261205
+WINDOW_COUNT = 15  # per op: 45 valid configurations, about 25 broken variants
+
+
+def test_window_fixed_seed_slice():
+    import window
+
+    summary = window.run_window(WINDOW_SEED, WINDOW_COUNT, broken_ratio=0.6)
+    print(summary.report())
+    for op in window.OPS:
+        assert summary.valid[op]["ok"] == WINDOW_COUNT, summary.report()
+        assert summary.broken[op]["rejected"] >= WINDOW_COUNT // 3, summary.report()
+    assert summary.failed == 0, summary.report()
+
+
+def test_window_configurations_cover_every_axis():
+    import window
+
+    cfgs = {op: [window.random_config(op, random.Random(f"cover:{op}:{n}"), n) for n in range(300)] for op in window.OPS}
+    for op, cs in cfgs.items():
+        assert {c.dtype for c in cs} == {"f16", "bf16", "f32", "f64"}, op
+        assert any(c.ceil_mode for c in cs) and any(not c.batched for c in cs) and any("spatial" in c.dynamic for c in cs), op
+        assert any(p > 0 for c in cs for p in c.padding), op
+    assert {len(c.spatial) for c in cfgs["avg_bwd"]} == {1, 2, 3} == {len(c.spatial) for c in cfgs["max_fwd"]}
+    assert any(c.divisor_override for c in cfgs["avg_bwd"]) and any(not c.count_include_pad for c in cfgs["avg_bwd"])
+    assert any(d > 1 for c in cfgs["max_bwd"] + cfgs["max_fwd"] for d in c.dilation)
+    assert {c.values for c in cfgs["max_fwd"]} == {"random", "ties", "nan", "-inf"} and any(not c.with_indices for c in cfgs["max_fwd"])
+
+
+@pytest.mark.parametrize("op", ["avg_bwd", "max_bwd", "max_fwd"])
+def test_window_broken_variants_are_refused_by_both(op):
+    """Each broken kind is refused by PyTorch, and convopt's refusal is a located error."""
+    import window
+
+    for kind in window.BROKEN_KINDS:
+        if (kind == "zero_dilation" and op == "avg_bwd") or (kind == "zero_divisor" and op != "avg_bwd"):
+            continue
+        for n in range(2):
+            k, case = window.broken_case(op, random.Random(f"refuse:{op}:{kind}:{n}"), n, kind)
+            assert window.torch_refuses(case) is not None, (op, kind, case.cfg)
+            o = window.check_broken(case, window.FLAG_SETS[0])
+            assert o.status == "rejected", (op, kind, o.status, o.detail)
+            assert re.match(r"window\.mlir:\d+:\d+: error: ", o.detail), o.detail
+
+
+def test_window_wrong_lowering_is_caught(monkeypatch):
+    """The window fuzzer can fail: a max pool that takes the minimum, an
+    average whose weight is off."""
+    import window
+
+    lower = window.lower_text
+    monkeypatch.setattr(window, "lower_text", lambda text, flags: lower(text, flags).replace("arith.maximumf", "arith.minimumf"))
+    cfg = window.random_config("max_fwd", random.Random("caught"), 0)
+    assert window.check_valid(window.valid_case("max_fwd", replace(cfg, values="random")), window.FLAG_SETS[0]).status == "wrong"
+    monkeypatch.setattr(window, "lower_text", lambda text, flags: lower(text, flags).replace("dense<1.000000e+00>", "dense<2.000000e+00>"))
+    avg = ph_avg_exclude()
+    o = window.check_valid(window.valid_case("avg_bwd", avg), window.FLAG_SETS[0])
+    assert o.status == "wrong" and "relative error" in o.detail, o
+
+
+def ph_avg_exclude():
+    import pool_harness as ph
+
+    return ph.P("exclude", kernel=3, stride=1, padding=1, count_include_pad=False)
+
+
+def test_avg_pool1d_exclude_k5_regression():
+    """The seeded failure of issue 41: avg_pool1d backward, window 5, stride
+    1, padding 2, count_include_pad=False, input [2,8,18], the recipe's
+    flags: its weight is a splat constant (iree-compile failed on the
+    filled one); the interpreter's numbers are PyTorch's."""
+    import pool_harness as ph
+    import window
+
+    cfg = ph.P("k5", nd=1, kernel=5, stride=1, padding=2, spatial=18, count_include_pad=False, batch=2, channels=8)
+    case = window.valid_case("avg_bwd", cfg)
+    text = window.lower_text(case.text, ("--lower-conv-bwd", "--lower-pool-bwd"))
+    assert "arith.constant dense<1.000000e+00> : tensor<8x1x1x5xf32>" in text and "linalg.fill ins(%cst : f32) outs(%2 : tensor<8x1x1x5xf32>)" not in text
+    assert window.check_valid(case, ("--lower-conv-bwd", "--lower-pool-bwd")).status == "ok"

@@ -95,3 +95,26 @@ def test_errors_are_located(change, message) -> None:
     proc = convopt("--lower-pool-bwd", "-", stdin=text.encode())
     assert proc.returncode == 1 and message in proc.stderr.decode(), proc.stderr.decode()
     assert b"<stdin>:" in proc.stderr and b"Traceback" not in proc.stderr
+
+
+def test_avg_pool3d_input_smaller_than_the_kernel_is_refused() -> None:
+    """PyTorch's avg_pool3d checks input >= kernel along every dim (padding
+    not counted); avg_pool2d does not (found by test/fuzz/window.py)."""
+    import re
+
+    cfg = ph.P("small", nd=3, spatial=(3, 4, 4), kernel=(2, 1, 5), stride=(1, 2, 3), padding=(0, 0, 1))
+    with pytest.raises(api.ConvoptError) as e:
+        api.lower(ph.torch_ir(cfg), name="pool.mlir", pool_bwd=True)
+    assert re.match(r"pool\.mlir:\d+:\d+: error: .*expects an input at least as large as the kernel along spatial dim 2 \(input size 4, kernel 5\)", e.value.diagnostics[0])
+    api.lower(ph.torch_ir(ph.P("ok2d", spatial=(4, 4), kernel=(1, 5), padding=(0, 1))), pool_bwd=True)  # 2-D: accepted, as PyTorch does
+
+
+def test_max_pool3d_backward_checks_grad_output_and_empty_outputs() -> None:
+    import test_max_pool_bwd as mpb
+
+    cfg = mpb.MaxPoolConfig("x", spatial=(4, 6, 6))
+    with pytest.raises(api.ConvoptError, match=r"expects grad_output size 3 along spatial dim 2 \(input 6\), got 2"):
+        api.lower(mpb.torch_ir(cfg, (2, 3, 4, 6, 6), (2, 3, 2, 3, 2)), pool_bwd=True)
+    empty = mpb.MaxPoolConfig("e", spatial=(4, 6, 1), kernel=(2, 2, 2))
+    with pytest.raises(api.ConvoptError, match="has an empty output along spatial dim 2"):
+        api.lower(mpb.torch_ir(empty, (2, 3, 4, 6, 1), (2, 3, 2, 3, 1)), pool_bwd=True)

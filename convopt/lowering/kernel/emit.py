@@ -199,15 +199,15 @@ class Emitter:
             return src
         return self._same_sizes(dest, tensor.insert_slice(self.b, src, dest, offsets, sizes, strides))
 
-    def pad(self, src: Value, low: Sequence[Ix], high: Sequence[Ix]) -> Value:
-        """Zero-pad src (no-op when every pad is 0)."""
+    def pad(self, src: Value, low: Sequence[Ix], high: Sequence[Ix], fill: float = 0.0) -> Value:
+        """Pad src with `fill` (zeros by default; no-op when every pad is 0)."""
         if all(x == 0 for x in list(low) + list(high)):
             return src
         ty = src.type
         assert isinstance(ty, RankedTensorType)
         shape = [self.add(self.add(lo, d), hi) for lo, d, hi in zip(low, self.shape(src), high)]
-        zero = self.float(0.0, ty.element_type)
-        return self.remember(tensor.pad(self.b, src, low, high, self.tensor_type(shape, ty.element_type), zero), shape)
+        value = self.float(fill, ty.element_type)
+        return self.remember(tensor.pad(self.b, src, low, high, self.tensor_type(shape, ty.element_type), value), shape)
 
     def expand(self, src: Value, groups: Sequence[Sequence[int]], shape: Sequence[Ix]) -> Value:
         ty = src.type

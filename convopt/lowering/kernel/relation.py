@@ -187,6 +187,29 @@ def runs(n: int, valid: Callable[[int], tuple[int, int]]) -> list[Run]:
     return [Run(*r) for r in found]
 
 
+def pool_output_size(n: int, k: int, s: int, p: int, ceil_mode: bool, dilation: int = 1) -> int:
+    """PyTorch's pooling output size Ns along one dim of input size n (the
+    number of window positions s whose first tap S*s - P starts inside the
+    input or its left padding):
+    (n + 2*p - dilation*(k - 1) - 1 + (s - 1 if ceil_mode)) // s + 1, less one
+    where ceil_mode would start the last window past the input and its left
+    padding."""
+    out = (n + 2 * p - dilation * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
+    if ceil_mode and (out - 1) * s >= n + p:
+        out -= 1
+    return out
+
+
+def pool_outputs(em: Emitter, n: Ix, k: int, s: int, p: int, ceil_mode: bool, dilation: int = 1) -> Ix:
+    """pool_output_size for an input size known only at run time: the
+    ceil_mode correction is min(out, ceildiv(n + p, s)) (out exceeds that
+    by at most one when 2*p <= k, as PyTorch requires)."""
+    if isinstance(n, int):
+        return pool_output_size(n, k, s, p, ceil_mode, dilation)
+    out = em.add(em.floordiv(em.add(n, 2 * p - dilation * (k - 1) - 1 + (s - 1 if ceil_mode else 0)), s), 1)
+    return em.min(out, em.ceildiv(em.add(n, p), s)) if ceil_mode else out
+
+
 # --- pieces of each kernel along one dim ------------------------------------------------------
 
 def tap_range(em: Emitter, r: Rel, k: int) -> Optional[tuple[int, Ix]]:

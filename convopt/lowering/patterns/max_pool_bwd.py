@@ -44,7 +44,7 @@ from ...ir.types import IntegerType, ValueTensorType, i64
 from ...rewrite import Rewriter
 from ..forms.matmul_forms import Dim, col2im_taps, position_dims, tap_dims
 from ..kernel.emit import Emitter, Ix, extend
-from ..kernel.relation import Rel, tap_range
+from ..kernel.relation import Rel, pool_output_size, tap_range
 from ..kernel.request import accumulator_type
 from .conv_bwd import finish
 from .conv_spec import MAX_KERNEL_TAPS, MAX_SPATIAL_SIZE, _dtype, _shaped, constant_bool, constant_ints, invalid, unsupported
@@ -55,6 +55,14 @@ MAX_POOL_BWD: dict[str, int] = {torch.MAX_POOL3D_WITH_INDICES_BACKWARD: 3}
 2-D one is torch-mlir's: bench/README.md "Pooling backward")."""
 
 
+MAX_POOL_FWD: dict[str, tuple[int, bool]] = {
+    torch.MAX_POOL1D_VALUES: (1, False), torch.MAX_POOL2D_VALUES: (2, False), torch.MAX_POOL3D_VALUES: (3, False),
+    torch.MAX_POOL1D_WITH_INDICES: (1, True), torch.MAX_POOL2D: (2, True), torch.MAX_POOL3D: (3, True),
+}
+"""The max-pool forward ops convopt lowers (max_pool_fwd.py), with their
+spatial rank and whether they return the indices."""
+
+
 @dataclass(frozen=True)
 class MaxPoolSpec:
     rank: int
@@ -63,6 +71,27 @@ class MaxPoolSpec:
     padding: tuple[int, ...]
     dilation: tuple[int, ...]
     batched: bool
+    ceil_mode: bool = False
+
+
+def read_window(op: Operation, args, nd: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], bool]:
+    """(kernel, stride, padding, dilation, ceil_mode) of a max pool, checked
+    as PyTorch's pooling shape checks do: every value >= 1 (padding >= 0),
+    padding at most half the kernel; at most MAX_KERNEL_TAPS taps."""
+    kernel = constant_ints(op, args.kernel_size, "kernel_size", nd)
+    stride = constant_ints(op, args.stride, "stride", nd, empty_is=kernel)
+    padding = constant_ints(op, args.padding, "padding", nd)
+    dilation = constant_ints(op, args.dilation, "dilation", nd)
+    ceil_mode = constant_bool(args.ceil_mode)
+    if ceil_mode is None:
+        raise unsupported(op, "non-constant ceil_mode")
+    if min(kernel) < 1 or min(stride) < 1 or min(dilation) < 1:
+        raise invalid(op, f"expects kernel_size, stride and dilation >= 1, got {list(kernel)}, {list(stride)} and {list(dilation)}")
+    if any(p < 0 or 2 * p > k for p, k in zip(padding, kernel)):
+        raise invalid(op, f"expects padding between 0 and half the kernel size, got {list(padding)} for kernel {list(kernel)}")
+    if math.prod(kernel) > MAX_KERNEL_TAPS:
+        raise unsupported(op, f"a kernel of {math.prod(kernel)} taps (at most {MAX_KERNEL_TAPS})")
+    return kernel, stride, padding, dilation, ceil_mode
 
 
 def read_max_pool_backward(op: Operation) -> MaxPoolSpec:
@@ -79,18 +108,7 @@ def read_max_pool_backward(op: Operation) -> MaxPoolSpec:
     shape, gshape, ishape = xt.shape or (), gt.shape or (), it.shape or ()
     if len(shape) not in (nd + 1, nd + 2) or len(gshape) != len(shape) or len(ishape) != len(shape):
         raise invalid(op, f"expects input, grad_output and indices of rank {nd + 1} or {nd + 2}, got '{xt}', '{gt}' and '{it}'")
-    kernel = constant_ints(op, args.kernel_size, "kernel_size", nd)
-    stride = constant_ints(op, args.stride, "stride", nd, empty_is=kernel)
-    padding = constant_ints(op, args.padding, "padding", nd)
-    dilation = constant_ints(op, args.dilation, "dilation", nd)
-    if constant_bool(args.ceil_mode) is None:
-        raise unsupported(op, "non-constant ceil_mode")
-    if min(kernel) < 1 or min(stride) < 1 or min(dilation) < 1:
-        raise invalid(op, f"expects kernel_size, stride and dilation >= 1, got {list(kernel)}, {list(stride)} and {list(dilation)}")
-    if any(p < 0 or 2 * p > k for p, k in zip(padding, kernel)):
-        raise invalid(op, f"expects padding between 0 and half the kernel size, got {list(padding)} for kernel {list(kernel)}")
-    if math.prod(kernel) > MAX_KERNEL_TAPS:
-        raise unsupported(op, f"a kernel of {math.prod(kernel)} taps (at most {MAX_KERNEL_TAPS})")
+    kernel, stride, padding, dilation, ceil_mode = read_window(op, args, nd)
     if 0 in shape or 0 in gshape:
         raise unsupported(op, f"a size-0 dim ('{xt}', '{gt}')")
     for a, b in zip(gshape, ishape):
@@ -98,13 +116,59 @@ def read_max_pool_backward(op: Operation) -> MaxPoolSpec:
             raise invalid(op, f"expects indices of grad_output's shape, got '{it}' and '{gt}'")
     lead = len(shape) - nd
     for i in range(nd):
-        n = shape[lead + i]
+        n, g = shape[lead + i], gshape[lead + i]
         if n is not None and n > MAX_SPATIAL_SIZE:
             raise unsupported(op, f"spatial size {n} along dim {i} (at most {MAX_SPATIAL_SIZE})")
+        expected = None if n is None else pool_output_size(n, kernel[i], stride[i], padding[i], ceil_mode, dilation[i])
+        if expected is not None and expected < 1:
+            raise invalid(op, f"has an empty output along spatial dim {i} (input size {n}, kernel {kernel[i]}, dilation {dilation[i]}, padding {padding[i]})")
+        if expected is not None and g is not None and g != expected:
+            raise invalid(op, f"expects grad_output size {expected} along spatial dim {i} (input {n}), got {g}")
     result = op.results[0].type
     if isinstance(result, ValueTensorType) and result != xt:
         raise invalid(op, f"expects a result of type '{xt}', got '{result}'")
     return MaxPoolSpec(nd, kernel, stride, padding, dilation, lead == 2)
+
+
+def read_max_pool_forward(op: Operation) -> MaxPoolSpec:
+    """Validate a max-pool forward op as PyTorch does (input of rank nd + 1
+    or nd + 2, the window checks of read_window, an output of at least one
+    position along every dim) and check its declared results: the values
+    in the input's element type, the indices si64, both of the output's
+    shape [lead..., Ns...] (Ns = pool_output_size)."""
+    nd, with_indices = MAX_POOL_FWD[op.name]
+    args = torch.args(op)
+    xt = _shaped(op, args.self, "the input")
+    dtype = _dtype(op, xt)
+    shape = xt.shape or ()
+    if len(shape) not in (nd + 1, nd + 2):
+        raise invalid(op, f"expects an input of rank {nd + 1} or {nd + 2}, got '{xt}'")
+    kernel, stride, padding, dilation, ceil_mode = read_window(op, args, nd)
+    if 0 in shape:
+        raise unsupported(op, f"a size-0 dim ('{xt}')")
+    lead = len(shape) - nd
+    out: list[Optional[int]] = list(shape[:lead])
+    for i in range(nd):
+        n = shape[lead + i]
+        if n is not None and n > MAX_SPATIAL_SIZE:
+            raise unsupported(op, f"spatial size {n} along dim {i} (at most {MAX_SPATIAL_SIZE})")
+        size = None if n is None else pool_output_size(n, kernel[i], stride[i], padding[i], ceil_mode, dilation[i])
+        if size is not None and size < 1:
+            raise invalid(op, f"has an empty output along spatial dim {i} (input size {n}, kernel {kernel[i]}, dilation {dilation[i]}, padding {padding[i]})")
+        out.append(size)
+    if len(op.results) != 1 + with_indices:
+        raise invalid(op, f"expects {1 + with_indices} results, got {len(op.results)}")
+    shown = ",".join("?" if x is None else str(x) for x in out)
+    for r, (element_ok, spelled) in zip(op.results, ((lambda e: e == dtype, str(dtype)), (_is_i64, "si64"))):
+        t = r.type
+        if not (isinstance(t, ValueTensorType) and t.shape is not None and len(t.shape) == len(out) and element_ok(t.dtype)) or any(
+                a is not None and b is not None and a != b for a, b in zip(t.shape, out)):
+            raise invalid(op, f"expects a result of shape [{shown}] and element type {spelled}, got '{t}'")
+    return MaxPoolSpec(nd, kernel, stride, padding, dilation, lead == 2, ceil_mode)
+
+
+def _is_i64(t: object) -> bool:
+    return isinstance(t, IntegerType) and t.width == 64
 
 
 def tiles_input(rels: list[Rel]) -> bool:

@@ -44,6 +44,7 @@ from ...diagnostics import position_of
 from ...dialects import OpDef, arith, definition, linalg, torch
 from ...dialects.func import FUNC
 from ...ir.affine import AffineMap
+from ...ir.attributes import DenseAttr, format_float
 from ...ir.builder import Builder
 from ...ir.core import Operation, Value
 from ...ir.types import FloatType, IntegerType, ValueTensorType
@@ -51,12 +52,13 @@ from ...passes import PassContext
 from ...rewrite import Rewriter, apply_patterns_to
 from ..forms.kernels import emit_kernel
 from ..kernel.emit import Emitter, Ix, extend
-from ..kernel.relation import Kind, Rel
+from ..kernel.relation import Kind, Rel, pool_output_size
 from ..kernel.request import DEFAULT_CHOICES, KernelChoices, KernelRequest, accumulator_type
 from ..kernel.roles import A_LAYOUT, B_LAYOUT, W_LAYOUT
 from .conv_bwd import finish
 from .conv_spec import MAX_KERNEL_TAPS, MAX_SPATIAL_SIZE, _dtype, _shaped, constant_bool, constant_int, constant_ints, invalid, is_none, unsupported
-from .max_pool_bwd import MAX_POOL_BWD, LowerMaxPoolBwd
+from .max_pool_bwd import MAX_POOL_BWD, MAX_POOL_FWD, LowerMaxPoolBwd
+from .max_pool_fwd import LowerMaxPoolForward
 from .options import ERASE_DEAD, KernelPass, KernelPattern
 
 POOL_BWD: dict[str, int] = {torch.AVG_POOL2D_BACKWARD: 2, torch.AVG_POOL3D_BACKWARD: 3}
@@ -77,16 +79,6 @@ class PoolSpec:
     divisor: Optional[int]
     batched: bool
     dtype: FloatType
-
-
-def pool_output_size(n: int, k: int, s: int, p: int, ceil_mode: bool) -> int:
-    """PyTorch's pooling output size along one dim of input size n:
-    (n + 2*p - k + (s - 1 if ceil_mode)) // s + 1, less one where ceil_mode
-    would start the last window past the input and its left padding."""
-    out = (n + 2 * p - k + (s - 1 if ceil_mode else 0)) // s + 1
-    if ceil_mode and (out - 1) * s >= n + p:
-        out -= 1
-    return out
 
 
 def read_pool_backward(op: Operation) -> PoolSpec:
@@ -134,6 +126,8 @@ def read_pool_backward(op: Operation) -> PoolSpec:
             raise unsupported(op, f"spatial size {n} along dim {i} (at most {MAX_SPATIAL_SIZE})")
         if n is None:
             continue
+        if nd == 3 and n < kernel[i]:  # avg_pool3d's check_input_size (padding not counted)
+            raise invalid(op, f"expects an input at least as large as the kernel along spatial dim {i} (input size {n}, kernel {kernel[i]})")
         expected = pool_output_size(n, kernel[i], stride[i], padding[i], ceil_mode)
         if expected < 1:
             raise invalid(op, f"has an empty output along spatial dim {i} (input size {n}, kernel {kernel[i]}, padding {padding[i]})")
@@ -195,6 +189,22 @@ def divide_by_windows(em: Emitter, dy: Value, spec: PoolSpec, rels: list[Rel], a
     return em.generic([dy], [out], [ident, ident], ["parallel"] * rank, body)[0]
 
 
+def constant_weight(em: Emitter, value: float, shape: list[Ix], acc_type: FloatType) -> Value:
+    """The scatter's weight w[c, 0, k...] = value: a splat `arith.constant`
+    where the channels are static (the kernel's per-tap slices of it fold
+    to constants), else a linalg.fill.  A filled weight whose tap slices
+    are read by the scatter's pieces makes iree-compile (3.13, llvm-cpu)
+    form a dispatch that fills the whole weight and copies one slice out
+    of it outside its workgroup loop: "write affecting operations on
+    global resources are restricted to workgroup distributed contexts"
+    (avg_pool1d backward, window 5, stride 1, padding 2,
+    count_include_pad=False, input [2, 8, 18])."""
+    if all(isinstance(s, int) for s in shape):
+        t = em.tensor_type(shape, acc_type)
+        return em.constant(DenseAttr.splat(format_float(value, acc_type), t), t)
+    return em.fill(em.float(value, acc_type), em.empty(shape, acc_type))
+
+
 def lower_pool_backward(op: Operation, rewriter: Rewriter, choices: KernelChoices = DEFAULT_CHOICES, stats: Optional[list[str]] = None) -> None:
     spec = read_pool_backward(op)
     func = op.ancestor(FUNC)
@@ -214,7 +224,7 @@ def lower_pool_backward(op: Operation, rewriter: Rewriter, choices: KernelChoice
         dy, weight_value = em.convert_elements(dy, acc_type), 1.0 / divisor
     else:
         dy, weight_value = divide_by_windows(em, dy, spec, rels, acc_type), 1.0
-    w = em.fill(em.float(weight_value, acc_type), em.empty([channels, 1, *spec.kernel], acc_type))
+    w = constant_weight(em, weight_value, [channels, 1, *spec.kernel], acc_type)
     req = KernelRequest(
         kind=Kind.SCATTER, ins=(dy, w), layouts=(A_LAYOUT, W_LAYOUT), out_layout=B_LAYOUT, rels=rels,
         roles={"n": batch, "g": channels, "ca": 1, "cb": 1}, out_spatial=[r.Nb for r in rels], acc_type=acc_type, choices=choices,
@@ -242,10 +252,12 @@ class LowerPoolBwd(KernelPattern):
 @dataclass(frozen=True)
 class PoolBwdToLinalg(KernelPass):
     NAME = "convopt-pool-bwd-to-linalg"
-    SUMMARY = "Lower torch.aten.avg_pool1d/2d/3d_backward to the scatter kernel of a depthwise convolution with a constant weight and a divisor"
+    SUMMARY = ("Lower torch.aten.avg_pool1d/2d/3d_backward to the scatter kernel of a depthwise convolution with a constant weight and a divisor, "
+               "max_pool3d_with_indices_backward to the scatter by its indices, and the max-pool forward ops to one gather (values and indices)")
     ANCHOR = FUNC
 
     def run(self, op: Operation, ctx: PassContext) -> None:
         patterns: list[KernelPattern] = [LowerPoolBwd(choices=self.choices, stats=ctx.stats, root=definition(name)) for name in POOL_BWD]
         patterns += [LowerMaxPoolBwd(choices=self.choices, stats=ctx.stats, root=definition(name)) for name in MAX_POOL_BWD]
+        patterns += [LowerMaxPoolForward(choices=self.choices, stats=ctx.stats, root=definition(name)) for name in MAX_POOL_FWD]
         apply_patterns_to(op, patterns, erase_dead=ERASE_DEAD)

@@ -14,8 +14,7 @@
 // CHECK-DAG:   #[[W:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>
 // CHECK-LABEL: func.func @avg_pool2d_bwd_k2s2(
 // CHECK-SAME:      %[[GO:.*]]: tensor<2x3x2x2xf32>, %{{.*}}: tensor<2x3x4x4xf32>) -> tensor<2x3x4x4xf32>
-// CHECK:         %[[QUARTER:.*]] = arith.constant 2.500000e-01 : f32
-// CHECK:         %[[ONES:.*]] = linalg.fill ins(%[[QUARTER]] : f32) outs(%{{.*}} : tensor<3x1x2x2xf32>)
+// CHECK:         %[[ONES:.*]] = arith.constant dense<2.500000e-01> : tensor<3x1x2x2xf32>
 // CHECK:         %[[WC:.*]] = tensor.collapse_shape %[[ONES]] {{\[\[}}0, 1], [2], [3]] : tensor<3x1x2x2xf32> into tensor<3x2x2xf32>
 // CHECK:         %[[W00:.*]] = tensor.extract_slice %[[WC]][0, 0, 0] [3, 1, 1] [1, 1, 1]
 // CHECK:         %[[T00:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[W]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[GO]], %[[W00]] : tensor<2x3x2x2xf32>, tensor<3x1x1xf32>)
@@ -56,7 +55,7 @@ func.func @avg_pool2d_bwd_k2s2(%go: !torch.vtensor<[2,3,2,2],f32>, %x: !torch.vt
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
-// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG:     %[[ONES:.*]] = arith.constant dense<1.000000e+00> : tensor<4x1x1x3xf32>
 // CHECK:         %[[N:.*]] = tensor.dim %[[X]], %[[C3]] : tensor<?x4x1x?xbf16>
 // CHECK:         %[[NP:.*]] = arith.addi %[[N]], %[[C1]] : index
 // CHECK:         %[[SCALED:.*]] = linalg.generic {{.*}} ins(%[[GO]] : tensor<?x4x1x?xbf16>) outs(%{{.*}} : tensor<?x4x1x?xf32>) {
@@ -75,7 +74,7 @@ func.func @avg_pool2d_bwd_k2s2(%go: !torch.vtensor<[2,3,2,2],f32>, %x: !torch.vt
 // CHECK-NEXT:      %[[CF:.*]] = arith.sitofp %[[CI]] : i64 to f32
 // CHECK-NEXT:      %[[Q:.*]] = arith.divf %[[WIDE]], %[[CF]] : f32
 // CHECK-NEXT:      linalg.yield %[[Q]] : f32
-// CHECK:         linalg.fill ins(%[[ONE]] : f32) outs(%{{.*}} : tensor<4x1x1x3xf32>)
+// CHECK:         tensor.collapse_shape %[[ONES]]
 // CHECK-COUNT-3: linalg.generic
 // CHECK:         arith.truncf %{{.*}} : f32 to bf16
 
@@ -99,8 +98,7 @@ func.func @avg_pool1d_as_2d_bwd_k3s2p1_ceil_exclude_dynamic(%go: !torch.vtensor<
 // avg_pool3d, f64, stride omitted (= kernel), divisor_override 3: the weight
 // is the constant 1/3; eight taps.
 // CHECK-LABEL: func.func @avg_pool3d_bwd_divisor_override(
-// CHECK:         %[[THIRD:.*]] = arith.constant 0.33333333333333331 : f64
-// CHECK:         linalg.fill ins(%[[THIRD]] : f64) outs(%{{.*}} : tensor<2x1x2x2x2xf64>)
+// CHECK:         arith.constant dense<0.33333333333333331> : tensor<2x1x2x2x2xf64>
 // CHECK-NOT:     arith.divf
 // CHECK-COUNT-8: arith.mulf
 // CHECK:         tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2], [3], [4]] output_shape [1, 2, 4, 4, 4] : tensor<2x4x4x4xf64> into tensor<1x2x4x4x4xf64>
