@@ -79,7 +79,8 @@ class Options:
 
     def compile_flags(self) -> list[str]:
         """iree-compile's flags for these options (after the input type)."""
-        flags = [f"--iree-hal-target-backends={self.target}"]
+        # f64 stays f64 (IREE demotes it to f32 by default; torch's results would not fit)
+        flags = [f"--iree-hal-target-backends={self.target}", "--iree-input-demote-f64-to-f32=false"]
         if self.target == "llvm-cpu" and self.target_cpu:
             flags.append(f"--iree-llvmcpu-target-cpu={self.target_cpu}")
         if self.target_chip:
