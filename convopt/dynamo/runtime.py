@@ -2,9 +2,14 @@
 
 On the CPU driver (local-task) a contiguous CPU tensor is handed to IREE
 without a copy: its memory is imported as a HAL buffer
-(`HalAllocator.import_host_allocation`, which keeps the tensor alive while
-IREE holds the buffer), and each result goes back to torch without a copy
-through DLPack (`HalDevice.create_dlpack_capsule` -> `torch.from_dlpack`).
+(`HalAllocator.import_host_allocation`), and each result goes back to torch
+without a copy through DLPack (`HalDevice.create_dlpack_capsule` ->
+`torch.from_dlpack`).  The import keeps the memory alive only as long as
+the Python `HalBuffer` object, not as long as IREE uses the buffer, so
+`Module.__call__` holds every argument's array until the results are
+torch tensors; a result that is an argument's memory (a graph returning an
+input, which IREE does not copy) is cloned, so that it does not alias a
+temporary or a tensor the optimizer updates in place.
 Other drivers (the GPU ones) copy inputs in (`asdevicearray`) and results
 out (`to_host`)."""
 
@@ -59,9 +64,10 @@ class Module:
 
     def __call__(self, args: list) -> list[torch.Tensor]:
         arg_list = rt.VmVariantList(len(args))
+        held: list = []  # the arrays IREE reads, alive until the call returns
         for a in args:
             if isinstance(a, torch.Tensor):
-                arg_list.push_ref(self._buffer_view(a))
+                arg_list.push_ref(self._buffer_view(a, held))
             elif isinstance(a, bool) or not isinstance(a, (int, float)):
                 raise TypeError(f"convopt backend: cannot pass a {type(a).__name__} to a compiled graph")
             elif isinstance(a, int):
@@ -70,9 +76,13 @@ class Module:
                 arg_list.push_float(a)
         results = rt.VmVariantList(1)
         self.context.invoke(self.main, arg_list, results)
-        return [self._tensor(rt.HalBufferView.__iree_vm_cast__(results.get_as_ref(i))) for i in range(len(results))]
+        outs = [self._tensor(rt.HalBufferView.__iree_vm_cast__(results.get_as_ref(i))) for i in range(len(results))]
+        if held:
+            inputs = {a.ctypes.data for a in held}
+            outs = [o.clone() if o.data_ptr() in inputs else o for o in outs]
+        return outs
 
-    def _buffer_view(self, t: torch.Tensor) -> Any:
+    def _buffer_view(self, t: torch.Tensor, held: list) -> Any:
         t = t.detach()
         element = _ELEMENT.get(t.dtype)
         if element is None:
@@ -83,6 +93,7 @@ class Module:
             t = t.contiguous()
         array = _numpy(t)
         if self.host and t.numel() > 0 and t.data_ptr() % _ALIGN == 0:
+            held.append(array)
             buffer = self.allocator.import_host_allocation(array, memory_type=_MEMORY, allowed_usage=_USAGE)
             return rt.HalBufferView(buffer, list(t.shape), element)
         return rt.asdevicearray(self.device, array, element_type=element)._buffer_view
