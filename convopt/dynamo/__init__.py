@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import functools
 import warnings
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any, Optional
 
 import torch
 from torch import fx
@@ -91,7 +92,7 @@ def compile_graph(gm: fx.GraphModule, example_inputs: list, options: Options) ->
         built = build.build(mlir, options)
         from .runtime import Module
 
-        module = Module(built.vmfb, options.driver)
+        module = Module(built.vmfb, options.runtime_driver)
     except (UnsupportedGraph, build.BuildError) as e:
         return _eager(gm, options, _describe(e))
     except Exception as e:  # torch-mlir's importer raises many kinds; none may stop the training

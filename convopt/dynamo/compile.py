@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from . import cache
 from .options import Options
@@ -52,12 +53,14 @@ def build(mlir: str, options: Options) -> Built:
 
 
 def lower(mlir: str, options: Options) -> str:
-    import convopt
+    """`convopt --lower-conv-bwd --lower-pool-bwd --lower-forward-convs [--device] [--cost-profile]`."""
+    from .. import api
+    from ..diagnostics import ConvoptError
 
-    extra = {"cost_profile": options.cost_profile} if options.cost_profile else {}
+    extra: dict[str, Any] = {"cost_profile": options.cost_profile} if options.cost_profile else {}
     try:
-        return convopt.lower(mlir, pool_bwd=True, forward_convs=True, device=options.convopt_device, name="<dynamo graph>", **extra)
-    except convopt.ConvoptError as e:
+        return api.lower(mlir, pool_bwd=True, forward_convs=True, device=options.convopt_device, name="<dynamo graph>", **extra)
+    except ConvoptError as e:
         raise BuildError("convopt", "\n".join(e.diagnostics) or str(e)) from None
 
 

@@ -11,8 +11,9 @@ arguments' shapes."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import torch
 from torch import fx
@@ -80,24 +81,35 @@ def _size_from_args(r: Any, placeholders: list[fx.Node]) -> Callable[[list], Any
     constant, a placeholder that is an int, or a symbolic size equal to one
     of an argument's sizes (found through the placeholders' example values)."""
     if not isinstance(r, fx.Node):
-        return lambda args, r=r: r
+        return _constant(r)
     val = r.meta.get("val")
     if r.op == "placeholder":
-        i = placeholders.index(r)
-        return lambda args, i=i: args[i]
+        return _argument(placeholders.index(r))
     if isinstance(val, (int, float, bool)):
-        return lambda args, val=val: val
+        return _constant(val)
     if isinstance(val, torch.SymInt):
         expr = val.node.expr
         for i, p in enumerate(placeholders):
             pv = p.meta.get("val")
             if isinstance(pv, torch.SymInt) and pv.node.expr == expr:
-                return lambda args, i=i: args[i]
+                return _argument(i)
             if isinstance(pv, torch.Tensor):
                 for d, size in enumerate(pv.shape):
                     if isinstance(size, torch.SymInt) and size.node.expr == expr:
-                        return lambda args, i=i, d=d: args[i].shape[d]
+                        return _size(i, d)
     raise UnsupportedGraph(f"output {r.name} ({r.target}) is neither a tensor, None nor a size of an input")
+
+
+def _constant(value: Any) -> Callable[[list], Any]:
+    return lambda args: value
+
+
+def _argument(i: int) -> Callable[[list], Any]:
+    return lambda args: args[i]
+
+
+def _size(i: int, d: int) -> Callable[[list], Any]:
+    return lambda args: args[i].shape[d]
 
 
 def import_raw(gm: fx.GraphModule) -> str:

@@ -1,6 +1,6 @@
 """Calling a compiled module from PyTorch with as few copies as IREE allows.
 
-On the CPU driver (local-task) a contiguous CPU tensor is handed to IREE
+On the CPU drivers (local-task, local-sync) a contiguous CPU tensor is handed to IREE
 without a copy: its memory is imported as a HAL buffer
 (`HalAllocator.import_host_allocation`), and each result goes back to torch
 without a copy through DLPack (`HalDevice.create_dlpack_capsule` ->
@@ -40,12 +40,12 @@ _ALIGN = 64  # IREE's CPU buffers are 64-byte aligned; torch's allocations are t
 _DL_CPU = 1  # DLPack's kDLCPU
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _instance() -> rt.VmInstance:
     return rt.VmInstance()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _device(driver: str) -> rt.HalDevice:
     return rt.get_driver(driver).create_default_device()
 
@@ -55,7 +55,7 @@ class Module:
 
     def __init__(self, vmfb: bytes, driver: str):
         self.device = _device(driver)
-        self.host = driver == "local-task"
+        self.host = driver in ("local-task", "local-sync")
         instance = _instance()
         self.vm_module = rt.VmModule.copy_buffer(instance, vmfb)
         self.context = rt.VmContext(instance, [rt.create_hal_module(instance, self.device), self.vm_module])

@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import subprocess
 import sys
-import tomllib
 import warnings
 from pathlib import Path
 
@@ -149,10 +148,10 @@ def test_options_are_checked_by_name():
 
 
 def test_cost_profile_reaches_convopt_only_when_set(monkeypatch, tmp_path):
-    import convopt
+    from convopt import api
 
     seen = []
-    monkeypatch.setattr(convopt, "lower", lambda text, **kw: seen.append(kw) or text)
+    monkeypatch.setattr(api, "lower", lambda text, **kw: seen.append(kw) or text)
     build.lower("module {}", Options())
     profile = tmp_path / "cost.json"
     profile.write_text("{}")
@@ -162,6 +161,7 @@ def test_cost_profile_reaches_convopt_only_when_set(monkeypatch, tmp_path):
 
 
 def test_registered_by_entry_point_and_by_hand():
+    tomllib = pytest.importorskip("tomllib")
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     entry = project["entry-points"]["torch_dynamo_backends"]["convopt"]
     module, _, name = entry.partition(":")
@@ -210,3 +210,13 @@ def test_a_result_that_is_an_argument_does_not_alias_it():
     same, double = call([x])
     assert torch.equal(same, x) and torch.equal(double, x * 2)
     assert same.data_ptr() != x.data_ptr()
+
+
+def test_local_sync_runs_in_the_calling_thread():
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.ReLU())
+    x = torch.randn(1, 1, 5, 5)
+    out = torch.compile(model, backend=cd.backend, options={"driver": "local-sync"})(x)
+    assert torch.allclose(out, model(x), atol=1e-6)
+    with pytest.raises(ValueError, match="driver 'local-sync' does not run target 'cuda' modules"):
+        Options(target="cuda", driver="local-sync")
