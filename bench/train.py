@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import math
 import os
 import platform
 import subprocess
@@ -184,7 +185,7 @@ def run_model(name: str, rounds: int) -> dict:
     return row
 
 
-def overhead(repeats: int = 2000) -> dict:
+def overhead(repeats: int = 200) -> dict:
     """Per-call overhead on a tiny model in inference (one graph), in us."""
     import iree.runtime as rt
 
@@ -204,7 +205,7 @@ def overhead(repeats: int = 2000) -> dict:
         torch.manual_seed(0)
         model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.ReLU()).eval()
         x = torch.randn(1, 3, 8, 8)
-        compiled = torch.compile(model, backend=cd.backend)
+        compiled = torch.compile(model, backend=cd.backend, options={"driver": "local-sync"})  # no thread wake-ups in the times
         with torch.no_grad():
             compiled(x)
     finally:
@@ -231,33 +232,34 @@ def overhead(repeats: int = 2000) -> dict:
         with torch.no_grad():
             model(x)
 
-    def best_of(fn, n=repeats) -> float:
-        fn()
-        times = []
-        for _ in range(5):
-            start = time.perf_counter()
-            for _ in range(n):
-                fn()
-            times.append((time.perf_counter() - start) / n)
-        return 1e6 * min(times)
+    def best_of(fns: dict, n: int, rounds: int = 20) -> dict:
+        """The fastest round's time per call of each, in us, the rounds interleaved."""
+        best = {k: math.inf for k in fns}
+        for _ in range(rounds):
+            for k, fn in fns.items():
+                start = time.perf_counter()
+                for _ in range(n):
+                    fn()
+                best[k] = min(best[k], (time.perf_counter() - start) / n)
+        return {k: 1e6 * v for k, v in best.items()}
 
-    big = torch.randn(64, 256, 64)  # 4 MiB, of which the graph reads one element: the input import against a copy
     from torch.fx.experimental.proxy_tensor import make_fx
 
-    big_gm = make_fx(lambda t: (t[:1, :1, :1] + 1,))(big)
-    big_call = cd.compile_graph(big_gm, [big], cd.Options())
-    imported = best_of(lambda: big_call([big]), 200)
-    align, runtime._ALIGN = runtime._ALIGN, 1 << 62  # never aligned: every input copied in
-    try:
-        copied = best_of(lambda: big_call([big]), 200)
-    finally:
-        runtime._ALIGN = align
-    result = {"invoke_us": best_of(invoke), "wrapper_us": best_of(wrapper), "call_us": best_of(call), "eager_us": best_of(eager)}
+    big = torch.randn(64, 256, 64)  # 4 MiB, of which the graph reads one element: the input import against a copy
+    big_call = cd.compile_graph(make_fx(lambda t: (t[:1, :1, :1] + 1,))(big), [big], cd.Options(driver="local-sync"))
+
+    def big_copied():
+        align, runtime._ALIGN = runtime._ALIGN, 1 << 62  # never aligned: the input copied in
+        try:
+            big_call([big])
+        finally:
+            runtime._ALIGN = align
+
+    result = best_of({"invoke_us": invoke, "wrapper_us": wrapper, "call_us": call, "eager_us": eager}, repeats)
+    result.update(best_of({"read_4MiB_imported_us": lambda: big_call([big]), "read_4MiB_copied_us": big_copied}, 20))
     result["overhead_us"] = result["call_us"] - result["invoke_us"]
     result["wrapper_overhead_us"] = result["wrapper_us"] - result["invoke_us"]
     result["dynamo_aot_us"] = result["call_us"] - result["wrapper_us"]
-    result["read_4MiB_imported_us"] = imported
-    result["read_4MiB_copied_us"] = copied
     return result
 
 
@@ -279,7 +281,7 @@ def report(rows: list[dict], ovh: dict, meta: dict) -> str:
         for ours in ("convopt", "convopt sync"):
             parts = [f"/{base} {q[0]:.2f} [{q[1]:.2f}-{q[2]:.2f}]" for base in ("eager", "inductor", "turbine") if (q := r["ratios"].get(f"{ours}/{base}"))]
             out.append(f"  {r['model']}, {ours}: " + ", ".join(parts))
-    out += ["", "first step (s): Dynamo + AOTAutograd + the compiler; 'convopt cached': a fresh Dynamo, modules from convopt's disk cache"]
+    out += ["", "first step (s): Dynamo + AOTAutograd + the compiler; 'convopt sync' and 'convopt cached': a fresh Dynamo, modules from the disk cache 'convopt' filled"]
     for r in rows:
         fs = ", ".join(f"{k} {v:.1f}" for k, v in r["first_step_s"].items())
         out.append(f"  {r['model']}: {fs} (IREE compiles on the cached run: {r.get('cached_compiles', '-')})")
@@ -288,7 +290,7 @@ def report(rows: list[dict], ovh: dict, meta: dict) -> str:
         out += ["", "failures (first error line):"] + [f"  {m} {v}: {e}" for m, v, e in errors]
     out += [
         "",
-        f"per-call overhead, tiny conv net (1x3x8x8, inference; best of 5 x N calls), on {meta['cpu']}:",
+        f"per-call overhead, tiny conv net (1x3x8x8, inference, local-sync driver; the fastest of 20 interleaved rounds of 200 calls), on {meta['cpu']}:",
         f"  IREE invoke alone {ovh['invoke_us']:.1f} us; convopt's runtime wrapper {ovh['wrapper_us']:.1f} us (+{ovh['wrapper_overhead_us']:.1f}: "
         f"inputs imported, results through DLPack); the compiled model's call {ovh['call_us']:.1f} us (+{ovh['dynamo_aot_us']:.1f} Dynamo guards and AOTAutograd);",
         f"  backend overhead per call {ovh['overhead_us']:.1f} us; eager PyTorch's whole call {ovh['eager_us']:.1f} us",

@@ -3,17 +3,18 @@ made importable.
 
 AOTAutograd's graphs return None where a gradient does not exist (an input
 that needs none) and, with dynamic shapes, Python ints for the sizes the
-backward graph needs.  Neither can be a result of the compiled module (IREE's
-torch input takes tensors; iree-turbine's backend stops at `!torch.none`), so
-they are taken out of the graph's output before the import and put back
-after each call by `Outputs.rebuild`: None as None, a size from the
-arguments' shapes."""
+backward graph needs.  None cannot be a result of the compiled module
+(iree-turbine's backend stops at `!torch.none`), so it is taken out of the
+graph's output before the import and put back after each call by
+`Outputs.rebuild`; so is a size that is one of the arguments' sizes (read
+from their shapes).  A size computed from them (`s0 // 2`) stays a result
+of the module, an i64."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Optional
 
 import torch
 from torch import fx
@@ -23,7 +24,7 @@ from torch import fx
 class Outputs:
     """Where the compiled module's results go in the graph's output tuple.
 
-    kinds[i] is "tensor" (the next result of the module), "none" or
+    kinds[i] is "result" (the next result of the module), "none" or
     "value" (filled by values[i](args))."""
 
     kinds: tuple[str, ...]
@@ -33,7 +34,7 @@ class Outputs:
         out: list = []
         it = iter(results)
         for kind, value in zip(self.kinds, self.values):
-            if kind == "tensor":
+            if kind == "result":
                 out.append(next(it))
             elif kind == "none":
                 out.append(None)
@@ -65,21 +66,25 @@ def tensor_outputs(gm: fx.GraphModule) -> tuple[fx.GraphModule, Outputs]:
                 kinds.append("none")
                 values.append(None)
             elif isinstance(r, fx.Node) and isinstance(r.meta.get("val"), torch.Tensor):
-                kinds.append("tensor")
+                kinds.append("result")
                 values.append(None)
                 kept.append(env[r])
             else:
-                kinds.append("value")
-                values.append(_size_from_args(r, placeholders))
+                value = _size_from_args(r, placeholders)
+                kinds.append("value" if value is not None else "result")
+                values.append(value)
+                if value is None:
+                    kept.append(env[r])
         graph.output(tuple(kept))
     graph.lint()
     return fx.GraphModule(gm, graph), Outputs(tuple(kinds), tuple(values))
 
 
-def _size_from_args(r: Any, placeholders: list[fx.Node]) -> Callable[[list], Any]:
+def _size_from_args(r: Any, placeholders: list[fx.Node]) -> Optional[Callable[[list], Any]]:
     """A function of the call's arguments computing a non-tensor output: a
     constant, a placeholder that is an int, or a symbolic size equal to one
-    of an argument's sizes (found through the placeholders' example values)."""
+    of an argument's sizes (found through the placeholders' example values);
+    None for a size the graph computes (the module returns it)."""
     if not isinstance(r, fx.Node):
         return _constant(r)
     val = r.meta.get("val")
@@ -97,7 +102,8 @@ def _size_from_args(r: Any, placeholders: list[fx.Node]) -> Callable[[list], Any
                 for d, size in enumerate(pv.shape):
                     if isinstance(size, torch.SymInt) and size.node.expr == expr:
                         return _size(i, d)
-    raise UnsupportedGraph(f"output {r.name} ({r.target}) is neither a tensor, None nor a size of an input")
+        return None
+    raise UnsupportedGraph(f"output {r.name} ({r.target}) is neither a tensor, None nor a size")
 
 
 def _constant(value: Any) -> Callable[[list], Any]:

@@ -62,7 +62,7 @@ class Module:
         self.main = self.vm_module.lookup_function("main")
         self.allocator = self.device.allocator
 
-    def __call__(self, args: list) -> list[torch.Tensor]:
+    def __call__(self, args: list) -> list:
         arg_list = rt.VmVariantList(len(args))
         held: list = []  # the arrays IREE reads, alive until the call returns
         for a in args:
@@ -76,11 +76,18 @@ class Module:
                 arg_list.push_float(a)
         results = rt.VmVariantList(1)
         self.context.invoke(self.main, arg_list, results)
-        outs = [self._tensor(rt.HalBufferView.__iree_vm_cast__(results.get_as_ref(i))) for i in range(len(results))]
+        outs = [self._result(results, i) for i in range(len(results))]
         if held:
             inputs = {a.ctypes.data for a in held}
-            outs = [o.clone() if o.data_ptr() in inputs else o for o in outs]
+            outs = [o.clone() if isinstance(o, torch.Tensor) and o.data_ptr() in inputs else o for o in outs]
         return outs
+
+    def _result(self, results: Any, i: int) -> Any:
+        """A tensor, or an int (a size the graph computed, an i64)."""
+        value = results.get_variant(i)
+        if isinstance(value, int):
+            return value
+        return self._tensor(rt.HalBufferView.__iree_vm_cast__(results.get_as_ref(i)))
 
     def _buffer_view(self, t: torch.Tensor, held: list) -> Any:
         t = t.detach()

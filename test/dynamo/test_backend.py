@@ -113,7 +113,7 @@ def test_none_outputs_are_taken_out_and_put_back():
 
     gm = make_fx(lambda x, y: (x * 2, None, y.sum()))(torch.ones(2), torch.ones(3))
     stripped, outputs = tensor_outputs(gm)
-    assert outputs.kinds == ("tensor", "none", "tensor")
+    assert outputs.kinds == ("result", "none", "result")
     results = stripped(torch.ones(2), torch.ones(3))
     assert len(results) == 2
     assert outputs.rebuild(list(results), [])[1] is None

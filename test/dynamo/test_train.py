@@ -173,3 +173,24 @@ def test_partial_batch_compiles_once_for_every_smaller_size():
     assert counts[1] == counts[0]  # the same size again
     assert counts[2] > counts[1]  # the first new size: the dynamic graphs
     assert counts[4] == counts[3] == counts[2], counts  # later sizes: no new module
+
+
+@pytest.mark.parametrize("how", ["dynamic=True", "mark_dynamic"])
+def test_dynamic_batch_from_the_start(how):
+    """Symbolic batch from the first call: the forward graph takes the
+    batch as an int argument and returns sizes for the backward graph."""
+    torch.manual_seed(0)
+    model = DigitsCNN()
+    ref = copy.deepcopy(model)
+    step = torch.compile(model, backend=cd.backend, dynamic=how == "dynamic=True")
+    before = COUNTS["iree_compile"] + COUNTS["cache_hits"]
+    for batch in (6, 9, 4):
+        x = torch.randn(batch, 1, 8, 8)
+        if how == "mark_dynamic":
+            torch._dynamo.mark_dynamic(x, 0)
+        for m in (step, ref):
+            m.zero_grad()
+            nn.functional.cross_entropy(m(x), torch.arange(batch) % 10).backward()
+        for p, q in zip(model.parameters(), ref.parameters()):
+            assert torch.allclose(p.grad, q.grad, rtol=1e-4, atol=1e-6)
+    assert COUNTS["iree_compile"] + COUNTS["cache_hits"] - before == 2  # one forward, one backward
