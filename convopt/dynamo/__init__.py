@@ -9,7 +9,8 @@ and AOTAutograd writes them into the buffers), torch-mlir's FX importer (the
 raw import: `aten.convolution_backward` and the pooling backward ops reach
 convopt), `convopt.lower` as the README's recipe runs it, IREE's compiler (in
 process) and IREE's runtime.  Compiled modules are kept on disk
-(`cache.py`).  A graph that cannot be built runs in eager PyTorch after one
+(`cache.py`).  A graph that cannot be built (or whose module fails when
+called) runs in eager PyTorch after one
 warning naming the op (`fallback=False`: `BackendError`).  The options are
 the fields of `Options` (`options.py`).
 
@@ -98,8 +99,16 @@ def compile_graph(gm: fx.GraphModule, example_inputs: list, options: Options) ->
     except Exception as e:  # torch-mlir's importer raises many kinds; none may stop the training
         return _eager(gm, options, f"{type(e).__name__}: {e}".splitlines()[0])
 
+    eager: list[Callable] = []  # set once the module failed at run time
+
     def call(args: list) -> list:
-        return outputs.rebuild(module(args), args)
+        if eager:
+            return eager[0](args)
+        try:
+            return outputs.rebuild(module(args), args)
+        except (RuntimeError, ValueError, IndexError, TypeError) as e:  # IREE's runtime errors; the graph's own are eager's too
+            eager.append(_eager(gm, options, f"IREE's runtime failed on the graph: {str(e).splitlines()[0]}"))
+            return eager[0](args)
 
     call._boxed_call = True  # type: ignore[attr-defined]
     return call

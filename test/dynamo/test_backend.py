@@ -220,3 +220,26 @@ def test_local_sync_runs_in_the_calling_thread():
     assert torch.allclose(out, model(x), atol=1e-6)
     with pytest.raises(ValueError, match="driver 'local-sync' does not run target 'cuda' modules"):
         Options(target="cuda", driver="local-sync")
+
+
+def test_a_module_failing_at_run_time_falls_back_once(monkeypatch):
+    from convopt.dynamo import runtime
+
+    def broken(self, args):
+        raise RuntimeError("c/runtime/src/iree/hal/...: INTERNAL; a test's failure\nmore lines")
+
+    monkeypatch.setattr(runtime.Module, "__call__", broken)
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.ReLU())
+    x = torch.randn(1, 1, 5, 5)
+    cd._warned.clear()
+    compiled = torch.compile(model, backend=cd.backend)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(2):
+            assert torch.allclose(compiled(x), model(x))
+    ours = [str(w.message) for w in caught if "convopt backend" in str(w.message)]
+    assert ours == ["convopt backend: IREE's runtime failed on the graph: c/runtime/src/iree/hal/...: INTERNAL; a test's failure; this graph runs in eager PyTorch"]
+    with pytest.raises(Exception, match="convopt backend: IREE's runtime failed"):
+        torch._dynamo.reset()
+        torch.compile(model, backend=cd.backend, options={"fallback": False})(x)
