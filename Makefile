@@ -3,7 +3,8 @@
 #   make demo       lower the convolution backward ops of a ResNet block
 #   make test       the fast tier: pytest (test/unit, test/e2e with the named
 #                   matrix and a random slice, test/models, test/fuzz slices,
-#                   test/gpu: a GPU compile-only slice) and lit
+#                   test/gpu: a GPU compile-only slice, test/dynamo: the
+#                   torch.compile backend) and lit
 #   make test-full  make test with the whole random e2e sweep, the --device=gpu
 #                   forms on the whole named matrix and every GPU build
 #                   (CONVOPT_GPU_FULL=1), then make fuzz
@@ -64,7 +65,7 @@ test: unit lit
 
 unit: $(STAMP)
 	$(BYTECODE)
-	CONVOPT_E2E_RANDOM=$(E2E_RANDOM) CONVOPT_E2E_FORMS=$(E2E_FORMS) CONVOPT_MODELS=$(MODELS) $(BIN)/python -m pytest -n $(JOBS) test/unit test/e2e test/models test/fuzz test/gpu
+	CONVOPT_E2E_RANDOM=$(E2E_RANDOM) CONVOPT_E2E_FORMS=$(E2E_FORMS) CONVOPT_MODELS=$(MODELS) $(BIN)/python -m pytest -n $(JOBS) test/unit test/e2e test/models test/fuzz test/gpu test/dynamo
 
 test-full:
 	CONVOPT_GPU_FULL=1 $(MAKE) test E2E_RANDOM=110 E2E_FORMS=all MODELS=all

@@ -99,6 +99,8 @@ def test_the_wheel_holds_the_grammar_and_the_entry_points(installed):
     assert {"convopt/parser/mlir.lark", "convopt/__main__.py", "convopt/lsp/__init__.py", "convopt/lsp/__main__.py"} <= names
     for script in ("convopt = convopt.cli:entry", "convopt-run = convopt.interp.cli:entry", "convopt-lsp = convopt.lsp:entry"):
         assert script in entry_points
+    assert "[torch_dynamo_backends]\nconvopt = convopt.dynamo:backend" in entry_points  # torch.compile(backend="convopt")
+    assert "convopt/dynamo/__init__.py" in names
     assert "Requires-Dist: pygls" in metadata
     assert not any(n.startswith(("test/", "bench/", "examples/")) for n in names)
 
