@@ -59,6 +59,9 @@ $(BIN)/python:
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -e '.[test,lint,bench]' --config-settings editable_mode=compat
+	# iree-turbine: the torch.compile backend bench/train.py compares with; its
+	# own requirements would replace the pinned torch and IREE, hence --no-deps
+	$(BIN)/python -m pip install --no-deps 'iree-turbine==3.9.0'
 	touch $@
 
 test: unit lit
