@@ -217,7 +217,7 @@ def _options(args: tuple[str, ...]) -> str:
     target = None
     legal = None
     lower_ = decompose = pool = forward = False
-    form = tiles = device = None
+    form = tiles = device = cost_profile = opt_level = None
     for a in args:
         if a == "--lower-conv-bwd":
             lower_ = True
@@ -237,7 +237,14 @@ def _options(args: tuple[str, ...]) -> str:
             tiles = a.split("=", 1)[1]
         elif a.startswith("--device="):
             device = a.split("=", 1)[1]
-    return default_pipeline(lower_, decompose, target, legal, False, form, tiles, device, forward_convs=forward, pool=pool)
+        elif a.startswith("--cost-profile="):
+            cost_profile = os.path.abspath(a.split("=", 1)[1])
+        elif a.startswith("--opt-level="):
+            opt_level = a.split("=", 1)[1]
+        else:  # a flag read as nothing would time the default under its name
+            raise ValueError(f"harness: no pipeline option for the flag {a!r}")
+    return default_pipeline(lower_, decompose, target, legal, False, form, tiles, device, forward_convs=forward, pool=pool,
+                            cost_profile=cost_profile, opt_level=opt_level)
 
 
 COMPILE_CACHE = os.environ.get("CONVOPT_E2E_CACHE")
