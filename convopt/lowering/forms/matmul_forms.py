@@ -523,9 +523,10 @@ def packed(v: Variant) -> Optional[Variant]:
     """The variant of a gather or weight kernel with its matmul data-tiled
     (packed.py: pack, mmt4d, unpack) by the device profile's packed_tiles,
     where it has one matmul that mmt4d_plan tiles: its multiply-adds become
-    `packed` ones (padded to the tiles), plus the unpack's A*m*n bytes and
-    one dispatch (IREE fuses the packs into the ops producing the operands).
-    Not the scatter: its packed col2im matmul ran 1.49x slower than the
+    `packed` ones (padded to the tiles), plus the bytes the packs and the
+    unpack write, E*(m*k + k*n) + A*m*n, and their 2 dispatches (IREE
+    makes the pack of the im2col columns a dispatch of its own: c3d's step,
+    161 us for a [4096, 432] operand beside its 329 us mmt4d).  Not the scatter: its packed col2im matmul ran 1.49x slower than the
     plain one (resnet-3x3-s2 grad_input, convopt-calibrate on a Zen 5 host;
     conv3d-video's 1.3x in packed.F32_TILES)."""
     tiles = v.req.choices.device.packed_tiles
@@ -533,8 +534,9 @@ def packed(v: Variant) -> Optional[Variant]:
     plan = mmt4d_plan(*shape, str(ranked(v.req.ins[0].type).element_type), tiles) if shape else None
     if plan is None or shape is None:
         return None
-    m, n, _ = shape
-    work = dataclasses.replace(v.work, matmul=0.0) + Work(packed=float(plan.executed), copy_byte=float(4 * m * n), dispatch=1.0)
+    m, n, k = shape
+    e = element_bytes(v.req.ins[0])
+    work = dataclasses.replace(v.work, matmul=0.0) + Work(packed=float(plan.executed), copy_byte=float(e * (m * k + k * n) + 4 * m * n), dispatch=2.0)
     return Variant(f"{v.name}+packed", dataclasses.replace(v.req, choices=dataclasses.replace(v.req.choices, tiles=tiles)), work)
 
 
