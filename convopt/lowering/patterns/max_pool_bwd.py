@@ -47,7 +47,7 @@ from ..kernel.emit import Emitter, Ix, extend
 from ..kernel.relation import Rel, tap_range
 from ..kernel.request import accumulator_type
 from .conv_bwd import finish
-from .conv_spec import MAX_KERNEL_TAPS, MAX_SPATIAL_SIZE, _dtype, _shaped, constant_bool, constant_ints, invalid, unsupported
+from .conv_spec import MAX_KERNEL_TAPS, MAX_SPATIAL_SIZE, _dtype, _shaped, check_i64, constant_bool, constant_ints, invalid, unsupported, window_extent
 from .options import KernelPattern
 
 MAX_POOL_BWD: dict[str, int] = {torch.MAX_POOL3D_WITH_INDICES_BACKWARD: 3}
@@ -101,6 +101,7 @@ def read_max_pool_backward(op: Operation) -> MaxPoolSpec:
         n = shape[lead + i]
         if n is not None and n > MAX_SPATIAL_SIZE:
             raise unsupported(op, f"spatial size {n} along dim {i} (at most {MAX_SPATIAL_SIZE})")
+    check_i64(op, (xt, gt, it), [window_extent(stride[i], dilation[i], kernel[i], padding[i], (shape[lead + i], gshape[lead + i])) for i in range(nd)])
     result = op.results[0].type
     if isinstance(result, ValueTensorType) and result != xt:
         raise invalid(op, f"expects a result of type '{xt}', got '{result}'")
