@@ -110,7 +110,7 @@ _TYPED_VALUES = (IntegerAttr, FloatAttr, DenseAttr, DenseResourceAttr)
 
 def _verify_constant(op: Operation) -> None:
     """The value's type is the result's; an index value fits i64 (a
-    lowering's computed one may not: tensor.fits_i64's located error)."""
+    lowering's computed one may not: base.fits_i64's located error)."""
     value = op.attributes.get("value")
     if not isinstance(value, _TYPED_VALUES) or value.type != op.results[0].type:
         raise fail(op, "value type must match the result type")
