@@ -211,7 +211,7 @@ def torch_shape(dims: tuple[Optional[int], ...]) -> tuple[Optional[int], ...]:
 def _at_angle(tok: Token, width: int) -> Token:
     """A token at the `<` `width` columns after tok's start (the `<` of
     `!torch.vtensor<`: where torch-mlir reports a bad size)."""
-    return Token("LESS", "<", line=tok.line, column=tok.column + width)
+    return Token("LESS", "<", line=tok.line, column=(tok.column or 1) + width)
 
 
 def torch_tensor_type(name: str, params: tuple) -> DialectType:

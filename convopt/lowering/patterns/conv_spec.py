@@ -290,9 +290,8 @@ def check_conv_i64(op: Operation, spec: ConvSpec, x: ValueTensorType, w: ValueTe
     """check_i64 of a convolution's input, weight and output (or
     grad_output), per spatial dim over the sizes of x and y, padding
     P + output_padding."""
-    spatial = [(x.shape or ())[2:], (y.shape or ())[2:]]
-    spatial = [list(s) + [None] * (spec.rank - len(s)) for s in spatial]
-    extents = [window_extent(spec.stride[i], spec.dilation[i], spec.kernel[i], spec.padding[i] + spec.output_padding[i], (spatial[0][i], spatial[1][i])) for i in spec.spatial]
+    xs, ys = ([*(t.shape or ())[2:], *[None] * spec.rank][: spec.rank] for t in (x, y))
+    extents = [window_extent(spec.stride[i], spec.dilation[i], spec.kernel[i], spec.padding[i] + spec.output_padding[i], (xs[i], ys[i])) for i in spec.spatial]
     check_i64(op, (x, w, y), extents)
 
 
