@@ -8,7 +8,7 @@ from typing import Optional
 from ..ir.attributes import Attribute, DenseAttr, DenseResourceAttr, FloatAttr, IntegerAttr, format_float
 from ..ir.core import Operation, Value
 from ..ir.types import FloatType, IndexType, IntegerType, RankedTensorType, Type, i1, i64
-from .base import BuilderAPI, OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, cast_op, fail, family, rest
+from .base import BuilderAPI, OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, cast_op, fail, family, fits_i64, rest
 
 CMPI_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 CMPF_PREDICATES = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"]
@@ -109,9 +109,13 @@ _TYPED_VALUES = (IntegerAttr, FloatAttr, DenseAttr, DenseResourceAttr)
 
 
 def _verify_constant(op: Operation) -> None:
+    """The value's type is the result's; an index value fits i64 (a
+    lowering's computed one may not: base.fits_i64's located error)."""
     value = op.attributes.get("value")
     if not isinstance(value, _TYPED_VALUES) or value.type != op.results[0].type:
         raise fail(op, "value type must match the result type")
+    if isinstance(value, IntegerAttr) and isinstance(value.type, IndexType):
+        fits_i64(op, "index constant", (value.value,))
 
 
 def _parse_constant(r: ResolverAPI, syn: OpSyntaxAPI) -> Operation:

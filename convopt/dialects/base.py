@@ -128,6 +128,20 @@ def fail(op: Operation, message: str) -> VerifyError:
     return VerifyError(Diagnostic("error", f"'{op.name}' op {message}", position_of(op)))
 
 
+I64_MAX = 2**63 - 1
+
+
+def fits_i64(op: Operation, what: str, values: Sequence[Optional[int]]) -> None:
+    """Static sizes and offsets must fit i64 (-2^63 <= v <= 2^63-1), as
+    MLIR's do: parsed ones always do, a lowering's computed ones (products
+    of sizes: a collapse_shape's merged dims) may not.  A located
+    `unsupported:` error at the op (a lowered op has the position of the op
+    it was lowered from)."""
+    for v in values:
+        if v is not None and not -I64_MAX - 1 <= v <= I64_MAX:
+            raise VerifyError(Diagnostic("error", f"unsupported: {what} {v} in '{op.name}', over i64 (2^63-1)", position_of(op)))
+
+
 def has_extra_properties(op: Operation) -> bool:
     """Properties other than operandSegmentSizes (read from a generic form
     `<{...}>`): convopt keeps the inherent attributes of the ops it models in

@@ -10,7 +10,7 @@ from typing import Optional, Union
 from ..ir.attributes import DYNAMIC_INDEX, ArrayAttr, Attribute, DenseArrayAttr, IntegerAttr
 from ..ir.core import Block, Operation, Region, Value
 from ..ir.types import FunctionType, IndexType, RankedTensorType, Type, i32, i64, index
-from .base import BuilderAPI, OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, build_segmented, cast_op, fail, ranked, rest, segment_sizes, segments
+from .base import BuilderAPI, OpDef, OpSyntaxAPI, PrinterAPI, ResolverAPI, build_segmented, cast_op, fail, fits_i64, ranked, rest, segment_sizes, segments
 from .func import print_terminator, terminator_types
 
 EMPTY = "tensor.empty"
@@ -31,14 +31,23 @@ RESHAPE = "tensor.reshape"
 GENERATE = "tensor.generate"
 
 
+def _result_fits(op: Operation, what: str = "its result") -> RankedTensorType:
+    """op's ranked result, its static sizes checked by fits_i64."""
+    t = ranked(op, op.results[0].type, what)
+    fits_i64(op, "static size", t.shape)
+    return t
+
+
 def _required_static(op: Operation, name: str) -> Sequence[int]:
     """The i64 array attribute `name` of a slice or pad op, which the generic
-    form can leave out or misspell (the custom form always has it)."""
+    form can leave out or misspell (the custom form always has it); its
+    values checked by fits_i64."""
     values = op.attributes.get(name)
     if values is None:
         raise fail(op, f"requires attribute '{name}'")
     if not isinstance(values, DenseArrayAttr) or values.element_type != i64:
         raise fail(op, f"attribute '{name}' failed to satisfy constraint: i64 dense array attribute")
+    fits_i64(op, name, values.values)
     return values.values
 
 
@@ -64,7 +73,7 @@ def _print_empty(p: PrinterAPI, op: Operation) -> str:
 
 
 def _verify_empty(op: Operation) -> None:
-    t = ranked(op, op.results[0].type, "the result")
+    t = _result_fits(op, "the result")
     dynamic = sum(1 for d in t.shape if d is None)
     if len(op.operands) != dynamic:
         raise fail(op, f"incorrect number of dynamic sizes, has {len(op.operands)}, expected {dynamic}")
@@ -184,7 +193,7 @@ def _verify_cast(op: Operation) -> None:
 
 
 def _verify_extract_slice(op: Operation) -> None:
-    _slice_shape(op, ranked(op, op.operands[0].type, "its source"), ranked(op, op.results[0].type, "its result"))
+    _slice_shape(op, ranked(op, op.operands[0].type, "its source"), _result_fits(op))
 
 
 def _verify_insert_slice(op: Operation) -> None:
@@ -196,7 +205,7 @@ def _verify_insert_slice(op: Operation) -> None:
 
 def _verify_pad(op: Operation) -> None:
     src = ranked(op, op.operands[0].type, "its source")
-    res = ranked(op, op.results[0].type, "its result")
+    res = _result_fits(op)
     low, high = (_required_static(op, name) for name in PAD_ATTRS)
     if not (len(low) == len(high) == src.rank == res.rank):
         raise fail(op, "expects low and high padding for every dimension")
@@ -259,7 +268,7 @@ def _print_collapse(p: PrinterAPI, op: Operation) -> str:
 
 def _verify_reshape(op: Operation) -> None:
     src = ranked(op, op.operands[0].type, "its source")
-    res = ranked(op, op.results[0].type, "its result")
+    res = _result_fits(op)
     reassoc = op.attributes.get("reassociation")
     if not isinstance(reassoc, ArrayAttr):
         raise fail(op, "requires a 'reassociation' attribute")

@@ -196,6 +196,24 @@ def builtin_scalar(name: str) -> Type:
     return FloatType(name)
 
 
+def torch_shape(dims: tuple[Optional[int], ...]) -> tuple[Optional[int], ...]:
+    """A torch tensor shape as torch-mlir reads it: -1 (its kUnknownSize) is
+    an unknown size, printed `?`; any other negative size is an error
+    ("invalid size -2 for !torch.tensor type", at the `<`)."""
+    if not any(d is not None and d < 0 for d in dims):
+        return dims
+    for d in dims:
+        if d is not None and d < -1:
+            raise ValueError(f"invalid size {d} for !torch.tensor type")
+    return tuple(None if d == -1 else d for d in dims)
+
+
+def _at_angle(tok: Token, width: int) -> Token:
+    """A token at the `<` `width` columns after tok's start (the `<` of
+    `!torch.vtensor<`: where torch-mlir reports a bad size)."""
+    return Token("LESS", "<", line=tok.line, column=(tok.column or 1) + width)
+
+
 def torch_tensor_type(name: str, params: tuple) -> DialectType:
     """Build `!torch.vtensor<[...],dtype>` / `!torch.tensor<...>` from params."""
     vs = name == "vtensor"
@@ -204,7 +222,7 @@ def torch_tensor_type(name: str, params: tuple) -> DialectType:
     if len(params) != 2:
         raise ValueError(f"'!torch.{name}' takes a shape and a dtype")
     shape_p, dtype_p = params
-    shape = shape_p.dims if isinstance(shape_p, ShapeParam) else None
+    shape = torch_shape(shape_p.dims) if isinstance(shape_p, ShapeParam) else None
     dtype = None if isinstance(dtype_p, Keyword) and dtype_p.text == "unk" else dtype_p
     if isinstance(dtype, DialectType) and dtype.dialect == "torch" and dtype.name == "unk":
         dtype = None
@@ -601,7 +619,7 @@ class SyntaxBuilder(Transformer):
             try:
                 return torch_tensor_type(rest, params_t)
             except ValueError as e:
-                raise SyntaxError_(str(e), tok) from None
+                raise SyntaxError_(str(e), _at_angle(tok, len(str(tok)))) from None
         return DialectType(dialect, rest, params_t)
 
     def vtensor_type(self, c: list) -> Type:
@@ -615,7 +633,7 @@ class SyntaxBuilder(Transformer):
             try:
                 t = torch_tensor_type("vtensor", (shape, builtin_scalar(dtype)))
             except ValueError as e:
-                raise SyntaxError_(str(e), c[0]) from None
+                raise SyntaxError_(str(e), _at_angle(c[0], len("!torch.vtensor"))) from None
             self.vtensor_types[text] = t
         return t
 
@@ -639,7 +657,10 @@ class SyntaxBuilder(Transformer):
         name = str(tok)
         params_t = tuple(params or ())
         if name in ("vtensor",):
-            return torch_tensor_type(name, params_t)
+            try:
+                return torch_tensor_type(name, params_t)
+            except ValueError as e:
+                raise SyntaxError_(str(e), _at_angle(tok, len(name))) from None
         if not params_t and name == "unk":
             return Keyword("unk")  # type: ignore[return-value]
         return DialectType("torch", name, params_t)
@@ -688,6 +709,8 @@ class SyntaxBuilder(Transformer):
                 lo, hi = 0, 1
             if not lo <= value <= hi:
                 raise SyntaxError_("integer constant out of range for attribute", tok)
+        elif not -I64_MAX - 1 <= value <= I64_MAX:  # index: MLIR reads it as a signed i64
+            raise SyntaxError_("integer constant out of range for attribute", tok)
         return IntegerAttr(value, t)
 
     def bool_attr(self, c: list) -> Attribute:

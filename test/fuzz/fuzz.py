@@ -8,13 +8,14 @@ of test/inputs/ and test/models/*.mlir (read when the campaign starts, so a
 model that is being regenerated is taken as it is now) and the lit
 round-trip files.  Input `i` of seed `N` depends only on (N, i) and those
 files.  It runs through the Python API in one of several modes
-(`convopt.lower` direct/decomposed/rocmlir/forms/boundary,
+(`convopt.lower` direct/decomposed/rocmlir/forms/boundary/pool,
 `convopt.decompose`, the round trip, `--split-input-file`, bytes input, and
 the driver's `-o` path) and must end in
 
     ok         a string; it parses back to itself (`convopt` prints what it
                parses), no `torch.aten.convolution_backward` is left by a
-               lowering or decomposition, and torch-mlir (in-process, when
+               lowering or decomposition (nor an avg_pool backward by
+               `lower-pool`, `pool_bwd=True`), and torch-mlir (in-process, when
                the `torch_mlir` package is installed) parses and verifies
                it -- or rejects the input as well: then the input is counted
                as `accepts_invalid` (convopt passes unknown torch ops
@@ -73,6 +74,7 @@ HANG_CAP = 60.0  # the alarm while a file's bound is not known yet
 WATCHDOG_GRACE = 10.0  # the parent kills a worker this long after the alarm should have fired
 ORACLE_NOTIFY: Any = None  # in a worker: tells the parent that torch-mlir runs now (a crash then is torch-mlir's)
 INJECT: dict[int, Any] = {}  # tests: input index -> a fault to raise/hang in the worker instead of running it
+FORCE_MODE: Optional[str] = None  # tests: every input in this mode (the text as drawn for the seed and index)
 BOUND_FACTOR = 10.0
 MEMORY_LIMIT = 4 << 30
 FAILURES = ("traceback", "unlocated", "bad_output", "memory", "hang", "fuzzer_error")
@@ -87,6 +89,7 @@ MODES = {
     "lower-rocmlir": 5,
     "lower-form": 6,
     "lower-boundary": 4,
+    "lower-pool": 6,
     "split": 5,
     "bytes": 4,
     "output-file": 4,
@@ -94,6 +97,7 @@ MODES = {
 LOCATED = re.compile(r"^(?P<name>.+?):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.*)$")
 CONVOPT_LINE = re.compile(r"^convopt: error: \S")
 CONV_BWD_LEFT = re.compile(r"torch\.aten\.convolution_backward(?![\w.])")
+AVG_POOL_BWD_LEFT = re.compile(r"torch\.aten\.avg_pool[23]d_backward(?![\w.])")
 NESTED_MODULE = re.compile(r"^\s+(?:module\b|\"builtin\.module\")", re.MULTILINE)
 TORCH_MLIR_ORACLE = True  # also parse every output with torch-mlir (when the package is installed)
 
@@ -167,12 +171,12 @@ def make_case(seeds: list[Seed], seed: int, index: int) -> Case:
     src = rng.choices(seeds, weights=[s.weight for s in seeds])[0]
     mode = rng.choices(list(MODES), weights=list(MODES.values()))[0]
     text, applied = mutators.mutate(rng, src.text)
-    case = Case(seed, index, src.name, mode, text, applied)
-    if mode == "lower-form":
+    case = Case(seed, index, src.name, FORCE_MODE or mode, text, applied)
+    if case.mode == "lower-form":
         from convopt.lowering.forms import registry as forms
 
         case.option = rng.choice(list(forms.BUILTIN))
-    if mode == "bytes":
+    if case.mode == "bytes":
         data = bytearray(text.encode("utf-8"))
         for _ in range(rng.randint(0, 3)):
             i = rng.randint(0, len(data))
@@ -206,6 +210,8 @@ def run_mode(case: Case) -> Optional[str]:
         return convopt.lower(text, conv_form=case.option or "auto", name=name)
     if m == "lower-boundary":
         return convopt.lower(text, torch_boundary=True, name=name)
+    if m == "lower-pool":
+        return convopt.lower(text, pool_bwd=True, name=name)
     if m == "decompose":
         return convopt.decompose(text, name=name)
     if m == "roundtrip":
@@ -338,6 +344,8 @@ def check_output(case: Case, out: str) -> Optional[str]:
     if case.mode not in ("roundtrip", "split") and CONV_BWD_LEFT.search(out) and not NESTED_MODULE.search(out):
         # (the pipeline is anchored on the top module's functions, as in mlir-opt: a nested module is not visited)
         return "a torch.aten.convolution_backward is left in the output"
+    if case.mode == "lower-pool" and AVG_POOL_BWD_LEFT.search(out) and not NESTED_MODULE.search(out):
+        return "a torch.aten.avg_pool*_backward is left in the output"
     if case.mode == "split" or len(out) > 400_000:
         return None  # split output joins chunks with `// -----` lines (checked per chunk by the others); very large outputs: time
     try:

@@ -92,10 +92,10 @@ def interesting_int(rng: random.Random, old: Optional[int] = None) -> int | str:
 # --- helpers ----------------------------------------------------------------------------------
 
 def _hot_lines(text: str) -> set[int]:
-    """Line numbers (0-based) of the convolution ops and the ops that define
-    their operands, two levels deep."""
+    """Line numbers (0-based) of the window ops (convolutions, pooling) and
+    the ops that define their operands, two levels deep."""
     lines = text.split("\n")
-    hot = {i for i, line in enumerate(lines) if "convolution" in line}
+    hot = {i for i, line in enumerate(lines) if "convolution" in line or "_pool" in line}
     if not hot:
         return hot
     defs: dict[str, int] = {}

@@ -58,6 +58,35 @@ def test_fixed_seed_slice(seeds):
         warnings.warn(f"fuzz slice: {n} inputs hit the known bug test/fuzz/crashes/{bug}", stacklevel=1)
 
 
+POOL_FILE = "test/inputs/pool_ops.mlir"
+POOL_OPS = ("avg_pool2d_backward", "avg_pool3d_backward", "max_pool2d_with_indices ", "max_pool3d_with_indices ",
+            "max_pool2d_with_indices_backward", "max_pool3d_with_indices_backward")
+POOL_SLICE_COUNT = 100
+
+
+def test_pool_ops_slice(seeds, monkeypatch):
+    """The window family's texts alone (issue 41): POOL_SLICE_COUNT
+    mutations of pool_ops.mlir (avg_pool2d/3d_backward, max_pool2d/3d with
+    indices and their backward), run with the pooling lowering on
+    (`lower-pool`, pool_bwd=True); each a result or a located error.  The
+    mutations reach the pooling ops' lines (mutators._hot_lines) in at
+    least a quarter of the inputs."""
+    import re
+
+    pool = [s for s in seeds if s.name == POOL_FILE]
+    assert pool and all(f"torch.aten.{op}" in pool[0].text for op in POOL_OPS)
+    pool_lines = re.compile(r".*_pool\dd.*")
+    before = set(pool_lines.findall(pool[0].text))
+    changed = sum(set(pool_lines.findall(fuzz.make_case(pool, SLICE_SEED, i).text)) != before for i in range(POOL_SLICE_COUNT))
+    assert changed >= POOL_SLICE_COUNT // 4, changed
+    monkeypatch.setattr(fuzz, "FORCE_MODE", "lower-pool")
+    summary = fuzz.run_campaign(SLICE_SEED, POOL_SLICE_COUNT, seeds=pool, save=False)
+    print(summary.report())
+    assert summary.count == POOL_SLICE_COUNT and set(summary.by_mode) == {"lower-pool"}
+    assert summary.counts["ok"] >= POOL_SLICE_COUNT // 20 and summary.counts["diagnosed"] > POOL_SLICE_COUNT // 4, summary.report()
+    assert not summary.unexpected, summary.report()
+
+
 # --- the fuzzer notices ---------------------------------------------------------------------------
 
 def _case(text: str, mode: str = "roundtrip", index: int = 0):

@@ -240,6 +240,24 @@ def write(out_dir, name, module, debug_info=False):
     print(f"wrote {path}")
 
 
+class PoolOps(nn.Module):
+    """pool_ops.mlir (not in the list above: debuginfo.mlir names a line
+    of Wrapper, so new cases go below it): max_pool2d/3d_with_indices and their backward,
+    avg_pool2d_backward (ceil_mode, count_include_pad=False) and
+    avg_pool3d_backward (divisor_override)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1, bias=False)
+
+    def forward(self, x, x3):
+        y = F.max_pool2d(self.conv(x), 3, stride=2, padding=1)
+        y = F.avg_pool2d(y, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False)
+        z = F.max_pool3d(x3, 2, stride=2)
+        z = F.avg_pool3d(z, 2, stride=1, padding=1, divisor_override=3)
+        return y, z
+
+
 # --------------------------------------------------------------------------
 # Cases
 # --------------------------------------------------------------------------
@@ -282,6 +300,11 @@ def main(out_dir):
     write(out_dir, "debuginfo.mlir",
           build(m, [torch.randn(2, 4, 8, 8)]),
           debug_info=True)
+
+    torch.manual_seed(0)
+    m = PoolOps()
+    write(out_dir, "pool_ops.mlir",
+          build(m, [torch.randn(2, 3, 8, 8), torch.randn(1, 2, 4, 6, 6)]))
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ passes of ../patterns/ call emit_kernel.
 
 from __future__ import annotations
 
+from ...diagnostics import ConvoptError, Diagnostic
 from ...ir.core import Value
 from ..kernel.emit import Emitter
 from ..kernel.request import KernelRequest, KernelStats
@@ -36,7 +37,12 @@ def emit_kernel(em: Emitter, req: KernelRequest) -> tuple[Value, KernelStats]:
     registry's choice (registry.choose): under auto the variant of least
     estimated cost (../kernel/cost.py) among channels-last named
     convolutions (named_form.py), the matmul forms (matmul_forms.py) and
-    linalg.generic ops, one per piece combination (generic_form.py)."""
-    pick = registry.choose(req)
+    linalg.generic ops, one per piece combination (generic_form.py);
+    where none can (registry.NoForm), a located "no form can lower" error
+    at the op being lowered."""
+    try:
+        pick = registry.choose(req)
+    except registry.NoForm as e:
+        raise ConvoptError(Diagnostic("error", f"unsupported: no form can lower this {req.kind.value} kernel: {e}", em.b.pos)) from None
     stats = KernelStats(form=pick.form.name)
     return pick.form.emit(em, pick.variant.req, stats), stats

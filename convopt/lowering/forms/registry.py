@@ -84,6 +84,12 @@ class FormDef(NamedTuple):
     priority: int
 
 
+class NoForm(Exception):
+    """No variant competes for a request (`cheapest` got an empty set: no
+    form, or every variant's work unusable, e.g. negative or NaN);
+    forms/kernels.emit_kernel reports it at the op being lowered."""
+
+
 class Pick(NamedTuple):
     """The choice for one kernel: the form, its variant and its cost (ns,
     ../kernel/cost.py Costs.total)."""
@@ -158,16 +164,18 @@ def cheapest(forms: list[FormDef], req: KernelRequest) -> Pick:
     variants of these forms that compete (cost.within_fit: below the
     fitted range, only the nearly exact ones): each form's variant of
     least costs.within_form, then of those the least costs.total; the
-    first of equal ones."""
+    first of equal ones.  NoForm when none competes."""
     from ..kernel.cost import within_fit  # the lowering's, imported when a kernel is chosen
 
     costs = req.choices.device.costs
     variants = [(f, v) for f in forms for v in f.variants(req)]
     offered: dict[str, tuple[float, Pick]] = {}
-    for (f, v), ok in zip(variants, within_fit([v.work for _, v in variants])):
+    for (f, v), ok in zip(variants, within_fit([v.work for _, v in variants]) if variants else []):
         key = costs.within_form(v.work)
         if ok and (f.name not in offered or key < offered[f.name][0]):
             offered[f.name] = (key, Pick(f, v, costs.total(v.work)))
+    if not offered:
+        raise NoForm(f"no variant of {', '.join(f.name for f in forms) or 'any form'} competes ({len(variants)} offered)")
     return min((p for _, p in offered.values()), key=lambda p: p.cost)
 
 

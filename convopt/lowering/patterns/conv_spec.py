@@ -232,6 +232,33 @@ def check_output_shape(op: Operation, spec: ConvSpec, x: ValueTensorType, y: Val
 
 MAX_KERNEL_TAPS = 1 << 14
 MAX_SPATIAL_SIZE = 1 << 22
+I64_MAX = 2**63 - 1
+"""MLIR's sizes, offsets and index constants are i64."""
+
+
+def window_extent(stride: int, dilation: int, kernel: Optional[int], padding: int, sizes: tuple[Optional[int], ...]) -> int:
+    """A bound on every static size and offset a window lowering computes
+    along one spatial dim (the relation b = S*s + D*k - P between a side of
+    size na and one of size nb, padded by P, output_padding included):
+
+        (S + 1) * (na + nb) + D * K + 2 * P      (a dynamic size or kernel counts as 1)
+    """
+    na_nb = sum(max(n or 1, 1) for n in sizes)
+    return (stride + 1) * na_nb + dilation * max(kernel or 1, 1) + 2 * padding
+
+
+def check_i64(op: Operation, tensors: tuple[ValueTensorType, ...], extents: list[int]) -> None:
+    """Static sizes convopt computes must fit i64 (I64_MAX): each tensor's
+    elements (the product of its non-zero static sizes, a bound on any size
+    a collapse_shape merges from its dims) and each spatial dim's
+    `window_extent`; else a located `unsupported:` error."""
+    for t in tensors:
+        n = math.prod(s for s in t.shape or () if s)
+        if n > I64_MAX:
+            raise unsupported(op, f"a tensor of {n} elements ('{t}'), over i64 (2^63-1)")
+    for i, e in enumerate(extents):
+        if e > I64_MAX:
+            raise unsupported(op, f"sizes and offsets up to {e} along spatial dim {i}, over i64 (2^63-1)")
 
 
 def is_empty(t: ValueTensorType) -> bool:
@@ -259,11 +286,20 @@ def check_empty(op: Operation, spec: ConvSpec, x: ValueTensorType, w: ValueTenso
             raise invalid(op, f"expects {what} to have no size-0 dim when the input has none, got '{t}'")
 
 
+def check_conv_i64(op: Operation, spec: ConvSpec, x: ValueTensorType, w: ValueTensorType, y: ValueTensorType) -> None:
+    """check_i64 of a convolution's input, weight and output (or
+    grad_output), per spatial dim over the sizes of x and y, padding
+    P + output_padding."""
+    xs, ys = ([*(t.shape or ())[2:], *[None] * spec.rank][: spec.rank] for t in (x, y))
+    extents = [window_extent(spec.stride[i], spec.dilation[i], spec.kernel[i], spec.padding[i] + spec.output_padding[i], (xs[i], ys[i])) for i in spec.spatial]
+    check_i64(op, (x, w, y), extents)
+
+
 def check_sizes(op: Operation, spec: ConvSpec, x: ValueTensorType, w: ValueTensorType, y: ValueTensorType) -> None:
     """Size-0 dims PyTorch rejects (check_empty), and sizes whose lowering
     would not finish: the work grows with the kernel's taps (the scatter has
     an op per tap) and, on the decomposed path, with the spatial sizes (the
-    weight gradient's kernel)."""
+    weight gradient's kernel), or that do not fit i64 (check_i64)."""
     check_empty(op, spec, x, w, y)
     taps = math.prod(k for k in spec.kernel if k is not None)
     if taps > MAX_KERNEL_TAPS:
@@ -272,6 +308,7 @@ def check_sizes(op: Operation, spec: ConvSpec, x: ValueTensorType, w: ValueTenso
         for i, size in enumerate((t.shape or ())[2:]):
             if size is not None and size > MAX_SPATIAL_SIZE:
                 raise unsupported(op, f"spatial size {size} along dim {i} (at most {MAX_SPATIAL_SIZE})")
+    check_conv_i64(op, spec, x, w, y)
 
 
 @dataclass(frozen=True)

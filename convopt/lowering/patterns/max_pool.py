@@ -25,9 +25,9 @@ from ...dialects import arith, linalg, tensor, torch
 from ...ir.affine import AffineMap, d
 from ...ir.builder import Builder
 from ...ir.core import Operation, Value
-from ...ir.types import FloatType, ValueTensorType, i64
+from ...ir.types import FloatType, ValueTensorType, i64, vtensor
 from ...rewrite import RewritePattern, Rewriter
-from .conv_spec import builtin_operand, constant_bool, constant_list, emitter_before, torch_result
+from .conv_spec import builtin_operand, check_i64, constant_bool, constant_list, emitter_before, torch_result, window_extent
 
 MAX_POOL2D_BACKWARD = "torch.aten.max_pool2d_with_indices_backward"
 
@@ -63,6 +63,9 @@ class LowerMaxPool2dBackward(RewritePattern):
         if dilation != [1, 1] or not isinstance(gt, ValueTensorType) or not isinstance(gt.dtype, FloatType):
             return False
         assert kernel and stride and padding and g_shape and x_shape
+        if min(kernel + stride) < 1 or min(padding) < 0:
+            return False  # PyTorch rejects it: left to the backend's verifier
+        check_i64(op, (vtensor(source.type), gt), [window_extent(stride[i], 1, kernel[i], padding[i], (x_shape[2 + i], g_shape[2 + i])) for i in range(2)])
         (n, c, oh_n, ow_n), (_, _, h_n, w_n) = g_shape, x_shape
         taps = [-(-k // s) for k, s in zip(kernel, stride)]
         em = emitter_before(op)

@@ -47,7 +47,7 @@ from ..kernel.emit import Emitter, Ix, extend
 from ..kernel.relation import Rel, pool_output_size, tap_range
 from ..kernel.request import accumulator_type
 from .conv_bwd import finish
-from .conv_spec import MAX_KERNEL_TAPS, MAX_SPATIAL_SIZE, _dtype, _shaped, constant_bool, constant_ints, invalid, unsupported
+from .conv_spec import MAX_KERNEL_TAPS, MAX_SPATIAL_SIZE, _dtype, _shaped, check_i64, constant_bool, constant_ints, invalid, unsupported, window_extent
 from .options import KernelPattern
 
 MAX_POOL_BWD: dict[str, int] = {torch.MAX_POOL3D_WITH_INDICES_BACKWARD: 3}
@@ -124,6 +124,7 @@ def read_max_pool_backward(op: Operation) -> MaxPoolSpec:
             raise invalid(op, f"has an empty output along spatial dim {i} (input size {n}, kernel {kernel[i]}, dilation {dilation[i]}, padding {padding[i]})")
         if expected is not None and g is not None and g != expected:
             raise invalid(op, f"expects grad_output size {expected} along spatial dim {i} (input {n}), got {g}")
+    check_i64(op, (xt, gt, it), [window_extent(stride[i], dilation[i], kernel[i], padding[i], (shape[lead + i], gshape[lead + i])) for i in range(nd)])
     result = op.results[0].type
     if isinstance(result, ValueTensorType) and result != xt:
         raise invalid(op, f"expects a result of type '{xt}', got '{result}'")
@@ -156,6 +157,7 @@ def read_max_pool_forward(op: Operation) -> MaxPoolSpec:
         if size is not None and size < 1:
             raise invalid(op, f"has an empty output along spatial dim {i} (input size {n}, kernel {kernel[i]}, dilation {dilation[i]}, padding {padding[i]})")
         out.append(size)
+    check_i64(op, (xt,), [window_extent(stride[i], dilation[i], kernel[i], padding[i], (shape[lead + i], out[lead + i])) for i in range(nd)])
     if len(op.results) != 1 + with_indices:
         raise invalid(op, f"expects {1 + with_indices} results, got {len(op.results)}")
     shown = ",".join("?" if x is None else str(x) for x in out)

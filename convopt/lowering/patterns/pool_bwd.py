@@ -56,7 +56,20 @@ from ..kernel.relation import Kind, Rel, pool_output_size
 from ..kernel.request import DEFAULT_CHOICES, KernelChoices, KernelRequest, accumulator_type
 from ..kernel.roles import A_LAYOUT, B_LAYOUT, W_LAYOUT
 from .conv_bwd import finish
-from .conv_spec import MAX_KERNEL_TAPS, MAX_SPATIAL_SIZE, _dtype, _shaped, constant_bool, constant_int, constant_ints, invalid, is_none, unsupported
+from .conv_spec import (
+    MAX_KERNEL_TAPS,
+    MAX_SPATIAL_SIZE,
+    _dtype,
+    _shaped,
+    check_i64,
+    constant_bool,
+    constant_int,
+    constant_ints,
+    invalid,
+    is_none,
+    unsupported,
+    window_extent,
+)
 from .max_pool_bwd import MAX_POOL_BWD, MAX_POOL_FWD, LowerMaxPoolBwd
 from .max_pool_fwd import LowerMaxPoolForward
 from .options import ERASE_DEAD, KernelPass, KernelPattern
@@ -133,6 +146,7 @@ def read_pool_backward(op: Operation) -> PoolSpec:
             raise invalid(op, f"has an empty output along spatial dim {i} (input size {n}, kernel {kernel[i]}, padding {padding[i]})")
         if g is not None and g != expected:
             raise invalid(op, f"expects grad_output size {expected} along spatial dim {i} (input {n}), got {g}")
+    check_i64(op, (xt, gt), [window_extent(stride[i], 1, kernel[i], padding[i], (shape[lead + i], gshape[lead + i])) for i in range(nd)])
     result = op.results[0].type
     if isinstance(result, ValueTensorType) and result != xt:
         raise invalid(op, f"expects a result of type '{xt}', got '{result}'")

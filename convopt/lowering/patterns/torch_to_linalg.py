@@ -31,7 +31,7 @@ from ...dialects import OpDef, definition, torch
 from ...dialects.func import FUNC
 from ...ir.affine import AffineMap, d
 from ...ir.core import Operation, Value
-from ...ir.types import FloatType, RankedTensorType, ValueTensorType, ranked
+from ...ir.types import FloatType, RankedTensorType, ValueTensorType, ranked, vtensor
 from ...passes import PassContext
 from ...rewrite import RewritePattern, Rewriter, apply_patterns_to
 from ..forms.kernels import emit_kernel
@@ -39,7 +39,7 @@ from ..kernel.emit import Emitter, Ix, add_extended, unit_groups
 from ..kernel.relation import Kind, Rel
 from ..kernel.request import DEFAULT_CHOICES, KernelChoices, KernelRequest, accumulator_type
 from ..kernel.roles import A_LAYOUT, B_LAYOUT, W_LAYOUT
-from .conv_spec import CONV, ConvSpec, constant_bool, constant_int, constant_list, invalid, is_none, read_conv, unsupported
+from .conv_spec import CONV, ConvSpec, check_conv_i64, constant_bool, constant_int, constant_list, invalid, is_none, read_conv, unsupported
 from .conv_spec import builtin_operand as _builtin
 from .conv_spec import emitter_before as _emitter
 from .conv_spec import torch_result as _to_torch
@@ -140,6 +140,8 @@ def lower_convolution(em: Emitter, op: Operation, choices: KernelChoices, stats:
     builtin tensor of its element type."""
     args = torch.args(op)
     spec = read_conv(op, args)
+    result = op.results[0].type
+    check_conv_i64(op, spec, vtensor(args.input.type), vtensor(args.weight.type), result if isinstance(result, ValueTensorType) else ValueTensorType(None, None))
     xb, wb = _builtin(em, args.input), _builtin(em, args.weight)
     G = spec.groups
     # A channel count known statically on one side is made static on both.
