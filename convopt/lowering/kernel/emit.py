@@ -9,6 +9,7 @@ created once per function, at the top of its entry block.
 
 from __future__ import annotations
 
+import builtins
 import functools
 from collections.abc import Callable, Sequence
 from typing import Optional, Union
@@ -199,7 +200,7 @@ class Emitter:
             return src
         return self._same_sizes(dest, tensor.insert_slice(self.b, src, dest, offsets, sizes, strides))
 
-    def pad(self, src: Value, low: Sequence[Ix], high: Sequence[Ix], fill: float = 0.0) -> Value:
+    def pad(self, src: Value, low: Sequence[Ix], high: Sequence[Ix], fill: builtins.float = 0.0) -> Value:
         """Pad src with `fill` (zeros by default; no-op when every pad is 0)."""
         if all(x == 0 for x in list(low) + list(high)):
             return src
