@@ -5,12 +5,11 @@ mean of the direct lowering's MAC efficiency)."""
 
 from __future__ import annotations
 
-import json
-import math
 import os
 import shutil
 
-RESULTS = os.path.join(os.path.dirname(__file__), ".results")
+from e2e_results import RESULTS, load, summarize
+
 CACHE = os.path.join(os.path.dirname(__file__), ".cache")
 GEOMEAN_BOUND = 0.9
 
@@ -29,43 +28,10 @@ def pytest_sessionstart(session):
         os.makedirs(RESULTS, exist_ok=True)
 
 
-def record(entry: dict) -> None:
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    with open(os.path.join(RESULTS, f"{worker}.jsonl"), "a") as f:
-        f.write(json.dumps(entry) + "\n")
-
-
-def _load() -> list[dict]:
-    entries = []
-    if os.path.isdir(RESULTS):
-        for name in sorted(os.listdir(RESULTS)):
-            with open(os.path.join(RESULTS, name)) as f:
-                entries += [json.loads(line) for line in f if line.strip()]
-    return entries
-
-
-def summarize(entries: list[dict]) -> dict[str, dict]:
-    out = {}
-    for path in sorted({e["path"] for e in entries}):
-        rows = [e for e in entries if e["path"] == path and e["executed"] > 0]
-        effs = [e["useful"] / e["executed"] for e in rows]
-        if not effs:
-            continue
-        worst = min(rows, key=lambda e: e["useful"] / e["executed"])
-        out[path] = {
-            "cases": len([e for e in entries if e["path"] == path]),
-            "geomean": math.exp(sum(math.log(x) for x in effs) / len(effs)),
-            "min": min(effs),
-            "worst": worst["name"],
-            "max_error": max((max(e["errors"]) if e["errors"] else 0.0) for e in entries if e["path"] == path),
-        }
-    return out
-
-
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if hasattr(config, "workerinput"):
         return
-    stats = summarize(_load())
+    stats = summarize(load())
     if not stats:
         return
     terminalreporter.section("convopt e2e: MAC efficiency (useful / executed multiply-adds)")
@@ -78,7 +44,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 def pytest_sessionfinish(session, exitstatus):
     if hasattr(session.config, "workerinput"):
         return
-    direct = summarize(_load()).get("direct")
+    direct = summarize(load()).get("direct")
     if direct is not None and direct["cases"] >= 20 and direct["geomean"] < GEOMEAN_BOUND:
         session.config.get_terminal_writer().line(f"FAILED: direct lowering MAC-efficiency geomean {direct['geomean']:.3f} < {GEOMEAN_BOUND}", red=True)
         session.exitstatus = 1

@@ -10,7 +10,7 @@ import os
 
 import pool_harness as ph
 import pytest
-from conftest import record
+from e2e_results import record
 
 PATHS = {
     "auto": ("--lower-pool-bwd",),

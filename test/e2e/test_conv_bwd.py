@@ -20,7 +20,7 @@ import os
 
 import harness
 import pytest
-from conftest import record
+from e2e_results import record
 
 CONFIGS = harness.all_configs()
 STATIC = [c for c in CONFIGS if not c.dynamic]

@@ -21,7 +21,7 @@ import os
 
 import harness
 import pytest
-from conftest import record
+from e2e_results import record
 
 PATHS = {
     "gpu": ("--lower-conv-bwd", "--device=gpu"),
