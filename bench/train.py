@@ -51,7 +51,7 @@ import torch.nn as nn  # noqa: E402
 from load import OthersBusy  # noqa: E402
 from models import interleaved_samples, median, quartiles  # noqa: E402
 
-VARIANTS = ("eager", "inductor", "convopt", "convopt sync", "turbine")
+VARIANTS = ("eager", "inductor", "convopt", "convopt task", "turbine")
 
 
 def host_cpu() -> str:
@@ -105,7 +105,7 @@ def compilers(cache_dir: str) -> dict[str, Callable[[nn.Module], Callable]]:
         "eager": lambda m: m,
         "inductor": lambda m: torch.compile(m),
         "convopt": lambda m: torch.compile(m, backend=cd.backend, options={"cache_dir": cache_dir}),
-        "convopt sync": lambda m: torch.compile(m, backend=cd.backend, options={"cache_dir": cache_dir, "driver": "local-sync"}),
+        "convopt task": lambda m: torch.compile(m, backend=cd.backend, options={"cache_dir": cache_dir, "driver": "local-task"}),
         "turbine": lambda m: torch.compile(m, backend="turbine_cpu"),
     }
 
@@ -177,7 +177,7 @@ def run_model(name: str, rounds: int) -> dict:
     row["samples_ms"] = {k: [1e3 * s for s in v] for k, v in samples.items()}
     row["median_ms"] = {k: median(v) for k, v in row["samples_ms"].items()}
     row["ratios"] = {}
-    for ours in ("convopt", "convopt sync"):
+    for ours in ("convopt", "convopt task"):
         for base in ("eager", "inductor", "turbine"):
             if ours in samples and base in samples:
                 q1, med, q3 = quartiles([a / b for a, b in zip(samples[ours], samples[base])])
@@ -269,8 +269,8 @@ def report(rows: list[dict], ovh: dict, meta: dict) -> str:
         f"commit {meta['commit']}, torch {meta['torch']}, {meta['threads']} thread(s) for torch and IREE, {meta['rounds']} interleaved rounds per model;",
         "a shared machine (2 cores, other workers): 'others' is their CPU share during the timed rounds.",
         "",
-        "per-step median (ms); ratios: median [quartiles] of the per-round ratios; 'convopt sync': the local-sync driver (no worker threads)",
-        f"{'model':<22}{'eager':>9}{'Inductor':>9}{'convopt':>9}{'sync':>9}{'turbine':>9}  {'others':>6}",
+        "per-step median (ms); ratios: median [quartiles] of the per-round ratios; 'convopt task': the local-task driver (IREE's worker threads; the default is local-sync)",
+        f"{'model':<22}{'eager':>9}{'Inductor':>9}{'convopt':>9}{'task':>9}{'turbine':>9}  {'others':>6}",
     ]
     for r in rows:
         med = r["median_ms"]
@@ -278,10 +278,10 @@ def report(rows: list[dict], ovh: dict, meta: dict) -> str:
         out.append(f"{r['model']:<22}{cells}  {100 * r['others_busy']:>5.0f}%")
     out.append("")
     for r in rows:
-        for ours in ("convopt", "convopt sync"):
+        for ours in ("convopt", "convopt task"):
             parts = [f"/{base} {q[0]:.2f} [{q[1]:.2f}-{q[2]:.2f}]" for base in ("eager", "inductor", "turbine") if (q := r["ratios"].get(f"{ours}/{base}"))]
             out.append(f"  {r['model']}, {ours}: " + ", ".join(parts))
-    out += ["", "first step (s): Dynamo + AOTAutograd + the compiler; 'convopt sync' and 'convopt cached': a fresh Dynamo, modules from the disk cache 'convopt' filled"]
+    out += ["", "first step (s): Dynamo + AOTAutograd + the compiler; 'convopt task' and 'convopt cached': a fresh Dynamo, modules from the disk cache 'convopt' filled"]
     for r in rows:
         fs = ", ".join(f"{k} {v:.1f}" for k, v in r["first_step_s"].items())
         out.append(f"  {r['model']}: {fs} (IREE compiles on the cached run: {r.get('cached_compiles', '-')})")
