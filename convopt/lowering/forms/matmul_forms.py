@@ -526,8 +526,9 @@ def packed(v: Variant) -> Optional[Variant]:
     `packed` ones (padded to the tiles), plus the bytes the packs and the
     unpack write, E*(m*k + k*n) + A*m*n, and their 2 dispatches (IREE
     makes the pack of the im2col columns a dispatch of its own: c3d's step,
-    161 us for a [4096, 432] operand beside its 329 us mmt4d).  Not the scatter: its packed col2im matmul ran 1.49x slower than the
-    plain one (resnet-3x3-s2 grad_input, convopt-calibrate on a Zen 5 host;
+    161 us for a [4096, 432] operand beside its 329 us mmt4d).  Not the
+    scatter: its packed col2im matmul ran 1.49x slower than the plain one
+    (resnet-3x3-s2 grad_input, convopt-calibrate on a Zen 5 host;
     conv3d-video's 1.3x in packed.F32_TILES)."""
     tiles = v.req.choices.device.packed_tiles
     shape = one_matmul(v.req) if tiles and not v.req.choices.tiles and v.req.kind != Kind.SCATTER else None
