@@ -21,7 +21,6 @@ The route and its reason are recorded per buffer (`Session.routes`);
 from __future__ import annotations
 
 import enum
-import gc
 import os
 import re
 import sys
