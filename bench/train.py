@@ -55,14 +55,10 @@ VARIANTS = ("eager", "inductor", "convopt", "convopt task", "turbine")
 
 
 def host_cpu() -> str:
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
-        for line in out.splitlines():
-            if line.startswith("Model name:"):
-                return line.split(":", 1)[1].strip()
-    except (OSError, subprocess.CalledProcessError):
-        pass
-    return platform.processor() or "unknown CPU"
+    """The CPU model, as bench/models.py's host line names it (calibrated.host_cpu_model)."""
+    from convopt.lowering.kernel.calibrated import host_cpu_model
+
+    return host_cpu_model() or platform.processor() or "unknown CPU"
 
 
 def model_and_batch(name: str) -> tuple[nn.Module, list[torch.Tensor]]:

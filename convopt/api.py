@@ -22,12 +22,11 @@ from typing import Any, Optional, Union
 from .diagnostics import ConvoptError
 from .driver import Options, decode, run_text
 from .lowering.forms import registry as forms
-from .pipelines import default_pipeline
+from .pipelines import OPT_LEVELS, default_pipeline
 
 TARGETS = ("linalg", "rocmlir")
 MATMUL_TILES = ("none", "avx512", "host")
 DEVICES = ("cpu", "avx2", "avx512", "gpu", "host")
-OPT_LEVELS = ("O0", "O1", "O2", "O3")
 _OP_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
 
 Input = Union[str, bytes, Any]

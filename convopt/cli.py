@@ -21,7 +21,7 @@ import click
 
 from . import __version__
 from .lowering.forms import registry as forms
-from .pipelines import default_pipeline
+from .pipelines import OPT_LEVELS, default_pipeline
 
 if TYPE_CHECKING:
     from .driver import Options
@@ -134,7 +134,7 @@ def normalize_argv(argv: list[str]) -> list[str]:
 )
 @click.option(
     "--opt-level",
-    type=click.Choice(["O0", "O1", "O2", "O3"]),
+    type=click.Choice(OPT_LEVELS),
     default=None,
     help="How much IREE's build time weighs against run time in the form choice, as iree-compile spells its levels (default O2: a dispatch's build "
     "amortized over 10^5 runs; O0, O1: over 10^3, fewer ops and faster builds; O3: run time alone).",

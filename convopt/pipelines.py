@@ -14,6 +14,10 @@ from typing import Optional
 FLAGS = {"legal-ops": "--backend-legal-ops", "target": "--target", "conv-form": "--conv-form", "matmul-tiles": "--matmul-tiles", "device": "--device", "cost-profile": "--cost-profile", "opt-level": "--opt-level"}
 """The pass options default_pipeline sets -> the command-line flags that set them."""
 
+OPT_LEVELS = ("O0", "O1", "O2", "O3")
+"""`--opt-level`'s choices, as iree-compile spells them (their build weights:
+lowering/patterns/options.BUILD_WEIGHTS)."""
+
 _OPTION = re.compile(r"(?<![\w-])(" + "|".join(FLAGS) + r")(?=[=: ])")
 _PASS_PREFIX = re.compile(r"^invalid options for pass '[\w-]+': ")
 

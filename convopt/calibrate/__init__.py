@@ -14,6 +14,7 @@ plain `convopt` imports none of this.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import os
@@ -65,13 +66,14 @@ def calibrate(kernels: Any, timer: Any, progress: Any = lambda s: None) -> dict:
     from ..lowering.kernel.device import PROFILES, flags_device, read_host_flags
     from ..lowering.kernel.packed import miscompiled_tiles, read_host_tiles
     from .fit import fit, relative_errors
-    from .measure import class_costs_of, measure
+    from .measure import measure
 
     flags = read_host_flags()
     cls = flags_device(flags)
     prior_costs = PROFILES[cls].costs
-    tiles = [t for t in read_host_tiles() if t not in miscompiled_tiles(read_host_tiles(), flags) and t.element == "f32"]
-    rows, right = measure(kernels, timer, cls.value, sorted(flags), class_costs_of(prior_costs), [t.element for t in tiles], progress)
+    host_tiles = read_host_tiles()
+    tiles = [t for t in host_tiles if t not in miscompiled_tiles(host_tiles, flags) and t.element == "f32"]
+    rows, right = measure(kernels, timer, cls.value, sorted(flags), dataclasses.asdict(prior_costs), [t.element for t in tiles], progress)
     if not rows:
         raise click.ClickException("no kernel could be timed")
     prior = [getattr(prior_costs, f) or (prior_costs.matmul if f == "packed" else 0.0) for f in FIELDS]

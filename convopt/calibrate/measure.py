@@ -14,7 +14,6 @@ miscompiles on this CPU are refused (packed.py MAX_N0_WITHOUT_AVX512).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import tempfile
@@ -187,8 +186,3 @@ def measure(kernels: Sequence[Kernel], timer: Timer, cpu_class: str, flags: Sequ
             progress(f"[{i}/{len(kernels)}] {kernel.name}: {len(cands)} candidates, fastest {best[0].variant} {best[1][0] * 1e3:.3f} ms"
                      f"{'' if ok else ' (packed tiles computed wrong results: refused)'} ({time.monotonic() - t0:.1f} s)")
     return rows, right
-
-
-def class_costs_of(costs: Any) -> dict[str, float]:
-    """A Costs record as the profile file's dict."""
-    return {f.name: float(getattr(costs, f.name)) for f in dataclasses.fields(costs)}

@@ -58,8 +58,8 @@ def tile_hazards(choices: KernelChoices) -> TileTable:
     return wrong
 
 
-OPT_LEVELS = {"O0": 100.0, "O1": 100.0, "O2": 1.0, "O3": 0.01}
-"""`--opt-level`, as iree-compile spells it: how much a dispatch's build
+BUILD_WEIGHTS = {"O0": 100.0, "O1": 100.0, "O2": 1.0, "O3": 0.01}
+"""Per `--opt-level` (pipelines.OPT_LEVELS), how much a dispatch's build
 time weighs against run time in the form choice (cost.Costs.build and
 peel_build, times this).  O2, the default, amortizes a dispatch's 0.12 s
 of build over 10^5 runs (30,000 between a form's variants); O0 and O1
@@ -71,12 +71,12 @@ def device_profile(device: Device, cost_profile: str = "", opt_level: str = "O2"
     """The profile kernels are chosen by: the cost profile file's
     (calibrated.apply) where one is given, `host`'s cached calibration
     where there is one, else the device class's; its build costs weighed
-    by opt_level (OPT_LEVELS)."""
+    by opt_level (BUILD_WEIGHTS)."""
     if cost_profile:
         chosen = calibrated.apply(calibrated.load(cost_profile), device)
     else:
         chosen = calibrated.host_profile() if device == Device.HOST else profile(device)
-    weight = OPT_LEVELS[opt_level]
+    weight = BUILD_WEIGHTS[opt_level]
     if weight == 1.0:
         return chosen
     costs = chosen.costs
@@ -105,7 +105,7 @@ class KernelPass(Pass):
         "(device cpu or host: the CPU class it was measured on)"
     )})
     opt_level: str = field(default="O2", metadata={"doc": (
-        f"how much build time weighs against run time in the form choice: {'|'.join(OPT_LEVELS)} "
+        f"how much build time weighs against run time in the form choice: {'|'.join(BUILD_WEIGHTS)} "
         "(O2: a dispatch's build amortized over 10^5 runs; O0, O1: over 10^3, fewer ops; O3: 10^7, run time alone)"
     )})
 
@@ -119,8 +119,8 @@ class KernelPass(Pass):
             raise ValueError(f"matmul-tiles must be one of {', '.join(MATMUL_TILES)}, not '{self.matmul_tiles}'")
         if self.device not in DEVICES:
             raise ValueError(f"device must be one of {', '.join(DEVICES)}, not '{self.device}'")
-        if self.opt_level not in OPT_LEVELS:
-            raise ValueError(f"opt-level must be one of {', '.join(OPT_LEVELS)}, not '{self.opt_level}'")
+        if self.opt_level not in BUILD_WEIGHTS:
+            raise ValueError(f"opt-level must be one of {', '.join(BUILD_WEIGHTS)}, not '{self.opt_level}'")
         choices = KernelChoices(Peel(self.peel), self.conv_form, tile_table(MatmulTiles(self.matmul_tiles)),
                                 device_profile(Device(self.device), self.cost_profile, self.opt_level))
         object.__setattr__(self, "_choices", choices)
