@@ -12,6 +12,7 @@ import contextlib
 import math
 import os
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from typing import Optional
@@ -92,33 +93,87 @@ def _ancestors() -> set[int]:
     return pids
 
 
-def _under(pid: str, folder: str) -> bool:
+def _parents() -> dict[int, int]:
+    """pid -> parent pid of every process."""
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parents[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    return parents
+
+
+def _cwd_under(pid: int, folder: str) -> bool:
+    """Whether the process works in `folder`, or in one of the folders of an
+    os.pathsep-separated list."""
     try:
         cwd = os.readlink(f"/proc/{pid}/cwd")
     except OSError:
         return False
-    return cwd == folder or cwd.startswith(folder.rstrip("/") + "/")
+    return any(cwd == f or cwd.startswith(f.rstrip("/") + "/") for f in folder.split(os.pathsep) if f)
+
+
+def _working_in(folder: str, keep: set[int]) -> list[int]:
+    """The processes whose working directory, or an ancestor's, is under
+    `folder` (a test's worker that changed into a temporary folder is still
+    its runner's child), `keep`, its members' ancestors and this process's
+    descendants (the bench's own workers) left out."""
+    parents, me = _parents(), os.getpid()
+    found = []
+    for pid in parents:
+        p, seen = pid, set()
+        while p > 1 and p not in seen and (p == me or p not in keep):
+            if p == me:
+                break
+            seen.add(p)
+            p = parents.get(p, 0)
+        else:
+            if any(_cwd_under(q, folder) for q in seen):
+                found.append(pid)
+    return found
+
+
+def _stop_new(folder: str, keep: set[int], stopped: list[int]) -> None:
+    for pid in _working_in(folder, keep):
+        if pid not in stopped:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGSTOP)
+                stopped.append(pid)
 
 
 @contextlib.contextmanager
 def paused(folder: Optional[str] = None) -> Iterator[list[int]]:
-    """Stop the processes working inside `folder` (default: $PAUSE_ENV;
+    """Stop the processes working inside `folder` (or any folder of an
+    os.pathsep-separated list; default: $PAUSE_ENV;
     nothing when neither is set) for the duration of the block, then
-    continue them.  Yields the stopped pids."""
+    continue them.  Processes started there meanwhile (a helper's next
+    command) are stopped too: the folder is scanned again every 0.2 s.
+    Yields the stopped pids."""
     folder = folder if folder is not None else os.environ.get(PAUSE_ENV)
     stopped: list[int] = []
+    done = threading.Event()
+    watcher = None
     if folder:
         keep = _ancestors()
-        for entry in os.listdir("/proc"):
-            if entry.isdigit() and int(entry) not in keep and _under(entry, folder):
-                with contextlib.suppress(OSError):
-                    os.kill(int(entry), signal.SIGSTOP)
-                    stopped.append(int(entry))
+        _stop_new(folder, keep, stopped)
         if stopped:
             time.sleep(0.5)  # let the cores settle
+
+        def watch() -> None:
+            while not done.wait(0.2):
+                _stop_new(folder, keep, stopped)
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
     try:
         yield stopped
     finally:
+        done.set()
+        if watcher is not None:
+            watcher.join()
         for pid in stopped:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGCONT)

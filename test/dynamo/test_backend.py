@@ -222,6 +222,27 @@ def test_local_sync_runs_in_the_calling_thread():
         Options(target="cuda", driver="local-sync")
 
 
+def _conv_graph():
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    torch.manual_seed(0)
+    w, x = torch.randn(4, 3, 3, 3), torch.randn(2, 3, 9, 9)
+    gm = make_fx(lambda x, w: (torch.relu(torch.nn.functional.conv2d(x, w)),))(x, w)
+    return gm, [x, w]
+
+
+def test_both_cpu_drivers_compute_the_same_bits():
+    """The `driver` option changes who runs the dispatches, not what they compute."""
+    from convopt.dynamo import compile as build
+    from convopt.dynamo.importer import import_raw
+    from convopt.dynamo.runtime import Module
+
+    gm, args = _conv_graph()
+    vmfb = build.build(import_raw(tensor_outputs(gm)[0]), Options(cache=False)).vmfb
+    sync, task = (Module(vmfb, d)(args)[0] for d in ("local-sync", "local-task"))
+    assert torch.equal(sync, task)
+
+
 def test_a_module_failing_at_run_time_falls_back_once(monkeypatch):
     from convopt.dynamo import runtime
 
