@@ -12,7 +12,8 @@
 #                   and per window op (test/fuzz/window.py),
 #                   resource bounds, packed-matmul tiles x IREE CPUs (test/fuzz/README.md)
 #   make lint       ruff and mypy
-#   make bench      bench/emitted.py, bench/tool.py and bench/models.py (results in bench/results/)
+#   make bench      python -m bench.emitted, bench.tool and bench.models (results in
+#                   bench/results/), then bench.results (bench/RESULTS.md)
 #
 # The virtualenv (.venv, made with `python3 -m venv`) is created on first use
 # and the project is (re)installed into it only when pyproject.toml changes.
@@ -20,8 +21,10 @@
 # project root on sys.path.  The default mode's import-hook finder imports
 # pathlib and more in every Python process (7 ms of `python -c pass`, 2-3 ms
 # of convopt's start-up, measured in turn).  Nothing at the root shadows a module:
-# the only package there is convopt/ (test/, bench/, examples/ have no
-# __init__.py, and the standard library comes first on sys.path).
+# its packages are convopt/ and bench/ (the benchmarks, `python -m bench.NAME`;
+# no installed distribution provides a top-level `bench`), and test/ and
+# examples/ have no __init__.py (the standard library, which comes first on
+# sys.path, has its own `test` package).
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -103,6 +106,7 @@ demo: $(STAMP)
 	$(BIN)/convopt --lower-conv-bwd --stats examples/resnet_block.mlir
 
 bench: $(STAMP)
-	$(BIN)/python bench/emitted.py
-	$(BIN)/python bench/tool.py
-	$(BIN)/python bench/models.py
+	$(BIN)/python -m bench.emitted
+	$(BIN)/python -m bench.tool
+	$(BIN)/python -m bench.models
+	$(BIN)/python -m bench.results

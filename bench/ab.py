@@ -6,15 +6,16 @@ For each model of test/models, the README recipe (convopt --lower-conv-bwd
 --lower-pool-bwd --lower-forward-convs, then iree-compile) with both
 convopts; each module is checked against PyTorch's float64 gradients, then
 the two are timed in alternation (--rounds rounds of one call each, the
-order swapped every round; other processes paused as bench/load.py does).
+order swapped every round: bench/timing.py; other processes paused as
+bench/load.py does).
 Prints per model each median, the median of the per-round ratios
 (tree / REF) with its quartiles, and the dispatch count of each module;
 with --builds B, each module is built B times (the two alternated) and the
 build's CPU seconds (convopt's lowering chain + iree-compile, user +
 system) are printed too: the median of each, and their ratio.
 
-    python bench/ab.py --ref HEAD [--models c3d,video_block] [--rounds 41] [--builds 3] [--target-cpu host]
-                       [--flags=--device=host]
+    python -m bench.ab --ref HEAD [--models c3d,video_block] [--rounds 41] [--builds 3] [--target-cpu host]
+                          [--flags=--device=host]
 
 --flags adds convopt flags to the tree's command only: with --ref HEAD, it
 times a flag against the default on the same code.
@@ -23,22 +24,12 @@ times a flag against the default on the same code.
 from __future__ import annotations
 
 import argparse
-import statistics
-import sys
 import tempfile
-import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-import models as bm  # noqa: E402
-from load import paused  # noqa: E402
-
-
-def quartiles(xs: list[float]) -> tuple[float, float, float]:
-    q = statistics.quantiles(xs, n=4)
-    return q[0], statistics.median(xs), q[2]
+from bench import models as bm
+from bench.stats import median, quartiles
+from bench.timing import interleaved_samples
 
 
 def main() -> None:
@@ -80,22 +71,13 @@ def main() -> None:
                 vmfb = work / f"{bm.slug(key)}.vmfb"
                 fns[key], errs[key] = bm.load_iree(vmfb, inputs, ref, args.threads)
                 disp[key] = stages.get(stage).read_text().count("linalg.")
-            keys = list(pair)
-            for key in keys:  # warm-up
-                fns[key]()
-            times: dict[str, list[float]] = {k: [] for k in keys}
-            with paused():
-                for i in range(args.rounds):
-                    for key in keys if i % 2 == 0 else keys[::-1]:
-                        t0 = time.perf_counter()
-                        fns[key]()
-                        times[key].append(time.perf_counter() - t0)
+            times = interleaved_samples(fns, args.rounds)
             ratios = [a / b for a, b in zip(times["tree"], times[args.ref])]
             lo, mid, hi = quartiles(ratios)
-            print(f"{name:20s} {statistics.median(times['tree']) * 1e3:8.2f} {statistics.median(times[args.ref]) * 1e3:11.2f}   {mid:5.2f} [{lo:.2f}-{hi:.2f}]"
+            print(f"{name:20s} {median(times['tree']) * 1e3:8.2f} {median(times[args.ref]) * 1e3:11.2f}   {mid:5.2f} [{lo:.2f}-{hi:.2f}]"
                   f"   linalg ops {disp['tree']}/{disp[args.ref]}   {errs['tree']:.1e} / {errs[args.ref]:.1e}", flush=True)
             if args.builds > 1:
-                tb, rb = statistics.median(build["tree"]), statistics.median(build[args.ref])
+                tb, rb = median(build["tree"]), median(build[args.ref])
                 print(f"{'':20s} build CPU s {tb:6.2f} {rb:11.2f}   {tb / rb:5.2f}   (each: {' '.join(f'{x:.1f}' for x in build['tree'])} / {' '.join(f'{x:.1f}' for x in build[args.ref])})", flush=True)
 
 

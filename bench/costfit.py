@@ -29,10 +29,10 @@ the target being <= 1.10.  "before" is the pick of the former thresholds
 (results/costfit.before.json, written by `--picks` on the commit before the
 cost model was fitted); "now" the pick of the profile in this tree.
 
-    .venv/bin/python bench/costfit.py            # writes results/costfit.txt and .json
-    .venv/bin/python bench/costfit.py --picks F  # only this tree's picks per kernel, to F
-    .venv/bin/python bench/costfit.py --heldout results/forms-heldout.avx2.json
-                                                 # fit nothing: auto as measured there against the best
+    python -m bench.costfit            # writes results/costfit.txt and .json
+    python -m bench.costfit --picks F  # only this tree's picks per kernel, to F
+    python -m bench.costfit --heldout bench/results/forms-heldout.avx2.json
+                                       # fit nothing: auto as measured there against the best
 
 --heldout validates the profiles as they are on bench/forms.py tables the
 fit never read (other models, a later commit, a quieter machine): per
@@ -46,18 +46,15 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import math
 import os
-import sys
 from typing import NamedTuple, Optional
 
+import numpy as np
+
+from bench.stats import geomean
+from convopt.calibrate.fit import fit as calibration_fit  # the same fit convopt-calibrate runs, without a prior
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "test", "e2e"))
-sys.path.insert(0, HERE)
-
-import numpy as np  # noqa: E402
-
-from convopt.calibrate.fit import fit as calibration_fit  # noqa: E402  (the same fit convopt-calibrate runs, without a prior)
 
 CLASSES = ("avx512", "avx2")
 RUNS = ("forms", "forms-peel")
@@ -94,10 +91,11 @@ def family(layer: str) -> str:
 def request_of(layer_name: str, layer: dict, dtype: str):
     """The one KernelRequest the lowering of this one-gradient layer makes
     (registry.choose spied on; --device=cpu)."""
-    import emitted
-    import harness
-
+    from bench import emitted
+    from bench.testsupport import load
     from convopt.lowering.forms import registry
+
+    harness = load("harness")
 
     seen = []
     original = registry.choose
@@ -240,10 +238,6 @@ def current_picks(kernels: dict, device: str = "") -> dict[str, str]:
     return out
 
 
-def geomean(vals: list[float]) -> float:
-    return math.exp(sum(map(math.log, vals)) / len(vals))
-
-
 def stats(vals: list) -> str:
     """worst and geometric mean of the ratios present."""
     v = [x for x in vals if x]
@@ -302,6 +296,51 @@ def heldout(paths: list[str]) -> str:
     return "\n".join(lines)
 
 
+def lofo_table(cls: str, mine: list[Row], families: list[str], kernels: dict, picks: dict[str, dict]) -> list[dict]:
+    """Per held-out family, each of its kernels: the best measured candidate,
+    the pick of the costs fitted without the family (LOFO), and the measured
+    ratio to the best of the picks in `picks` (before, now, cpu)."""
+    table = []
+    for fam in families:
+        held = [r for r in mine if r.family == fam]
+        costs = costs_of(fit([r for r in mine if r.family != fam]))
+        for key, cands in sorted(by_kernel(held).items()):
+            best = min(cands, key=lambda r: r.ms)
+            e, req = kernels[(cls, key)]
+            got = pick(auto_rows(cands, req, cls), costs)
+            entry = {"family": fam, "kernel": key, "useful_macs": e["useful_macs"], "best": best.label, "best_ms": best.ms,
+                     "lofo_pick": got.label, "lofo_ratio": got.ms / best.ms}
+            for name, chosen in picks.items():
+                t = measured(e, chosen.get(f"{cls} {key}"))
+                entry[f"{name}_pick"], entry[f"{name}_ratio"] = chosen.get(f"{cls} {key}"), t / best.ms if t else None
+            table.append(entry)
+    return table
+
+
+def family_lines(table: list[dict], families: list[str]) -> list[str]:
+    """The LOFO summary per family and over all, and the kernels it misses."""
+    lines = []
+    lines.append(f"   {'family':22} {'kernels':>7} {'LOFO <=1.10':>11} {'worst':>6} {'geomean':>7} | {'before worst':>12} {'geomean':>7} | {'now worst':>9} {'geomean':>7} | {'cpu worst':>9} {'geomean':>7}")
+    for fam in families:
+        t = [x for x in table if x["family"] == fam]
+        lo = [x["lofo_ratio"] for x in t]
+        ok = sum(1 for x in lo if x <= 1.10)
+        lines.append(f"   {fam:22} {len(t):>7} {ok:>7}/{len(t):<3} {stats(lo)} | {stats([x['before_ratio'] for x in t]):>20} | {stats([x['now_ratio'] for x in t]):>17} | {stats([x['cpu_ratio'] for x in t]):>17}")
+    every = [x for x in table]
+    ok = sum(1 for x in every if x["lofo_ratio"] <= 1.10)
+    lines.append(f"   {'all':22} {len(every):>7} {ok:>7}/{len(every):<3} {stats([x['lofo_ratio'] for x in every])} | "
+                 f"{stats([x['before_ratio'] for x in every]):>20} | {stats([x['now_ratio'] for x in every]):>17} | {stats([x['cpu_ratio'] for x in every]):>17}")
+    lines.append("   held-out kernels picked more than 10% slower than the best measured form:")
+    for x in table:
+        if x["lofo_ratio"] > 1.10:
+            lines.append(f"     {x['kernel'][:58]:58} {x['useful_macs']:>10} best {x['best']:18} {x['best_ms']:.3f} ms; LOFO {x['lofo_pick']} {x['lofo_ratio']:.2f}x; before {x['before_ratio'] or 0:.2f}x; now {x['now_pick']} {x['now_ratio'] or 0:.2f}x")
+    lines.append("   kernels the class's profile now picks measured > 5% slower than the former thresholds' pick:")
+    for x in table:
+        if x["now_ratio"] and x["before_ratio"] and x["now_ratio"] > 1.05 * x["before_ratio"]:
+            lines.append(f"     {x['kernel'][:58]:58} {x['useful_macs']:>10} before {x['before_pick']} {x['before_ratio']:.2f}x; now {x['now_pick']} {x['now_ratio']:.2f}x (of the best)")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--results", default=os.path.join(HERE, "results"))
@@ -331,45 +370,9 @@ def main() -> None:
         lines.append(f"== {cls}: {q['rows']} candidates of {len(by_kernel(mine))} kernels; |predicted/measured - 1| median {q['median_rel_err']:.2f}, p90 {q['p90_rel_err']:.2f}")
         lines.append("   costs (ns per unit): " + ", ".join(f"{f}={v:.4g}" for f, v in zip((*FIELDS, "call"), theta)))
         families = sorted({r.family for r in mine})
-        table = []
-        for fam in families:
-            held = [r for r in mine if r.family == fam]
-            theta_lofo = fit([r for r in mine if r.family != fam])
-            costs = costs_of(theta_lofo)
-            for key, cands in sorted(by_kernel(held).items()):
-                best = min(cands, key=lambda r: r.ms)
-                e, req = kernels[(cls, key)]
-                got = pick(auto_rows(cands, req, cls), costs)
-                b = measured(e, before.get(f"{cls} {key}"))
-                n = measured(e, now.get(f"{cls} {key}"))
-                c = measured(e, cpu.get(f"{cls} {key}"))
-                table.append({
-                    "family": fam, "kernel": key, "useful_macs": e["useful_macs"], "best": best.label, "best_ms": best.ms,
-                    "lofo_pick": got.label, "lofo_ratio": got.ms / best.ms,
-                    "before_pick": before.get(f"{cls} {key}"), "before_ratio": b / best.ms if b else None,
-                    "now_pick": now.get(f"{cls} {key}"), "now_ratio": n / best.ms if n else None,
-                    "cpu_pick": cpu.get(f"{cls} {key}"), "cpu_ratio": c / best.ms if c else None,
-                })
+        table = lofo_table(cls, mine, families, kernels, {"before": before, "now": now, "cpu": cpu})
         out["classes"][cls] = {"costs": dict(zip((*FIELDS, "call"), map(float, theta))), "quality": q, "kernels": table}
-        lines.append(f"   {'family':22} {'kernels':>7} {'LOFO <=1.10':>11} {'worst':>6} {'geomean':>7} | {'before worst':>12} {'geomean':>7} | {'now worst':>9} {'geomean':>7} | {'cpu worst':>9} {'geomean':>7}")
-        for fam in families:
-            t = [x for x in table if x["family"] == fam]
-            lo = [x["lofo_ratio"] for x in t]
-
-            ok = sum(1 for x in lo if x <= 1.10)
-            lines.append(f"   {fam:22} {len(t):>7} {ok:>7}/{len(t):<3} {stats(lo)} | {stats([x['before_ratio'] for x in t]):>20} | {stats([x['now_ratio'] for x in t]):>17} | {stats([x['cpu_ratio'] for x in t]):>17}")
-        every = [x for x in table]
-        ok = sum(1 for x in every if x["lofo_ratio"] <= 1.10)
-        lines.append(f"   {'all':22} {len(every):>7} {ok:>7}/{len(every):<3} {stats([x['lofo_ratio'] for x in every])} | "
-                     f"{stats([x['before_ratio'] for x in every]):>20} | {stats([x['now_ratio'] for x in every]):>17} | {stats([x['cpu_ratio'] for x in every]):>17}")
-        lines.append("   held-out kernels picked more than 10% slower than the best measured form:")
-        for x in table:
-            if x["lofo_ratio"] > 1.10:
-                lines.append(f"     {x['kernel'][:58]:58} {x['useful_macs']:>10} best {x['best']:18} {x['best_ms']:.3f} ms; LOFO {x['lofo_pick']} {x['lofo_ratio']:.2f}x; before {x['before_ratio'] or 0:.2f}x; now {x['now_pick']} {x['now_ratio'] or 0:.2f}x")
-        lines.append("   kernels the class's profile now picks measured > 5% slower than the former thresholds' pick:")
-        for x in table:
-            if x["now_ratio"] and x["before_ratio"] and x["now_ratio"] > 1.05 * x["before_ratio"]:
-                lines.append(f"     {x['kernel'][:58]:58} {x['useful_macs']:>10} before {x['before_pick']} {x['before_ratio']:.2f}x; now {x['now_pick']} {x['now_ratio']:.2f}x (of the best)")
+        lines += family_lines(table, families)
     text = "\n".join(lines)
     print(text)
     with open(os.path.join(args.results, "costfit.txt"), "w") as f:

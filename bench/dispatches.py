@@ -7,9 +7,10 @@ number of executables IREE forms (`iree-compile --compile-to=flow`,
 The count is deterministic (unlike times) and IREE's build time grows with it:
 each executable is compiled on its own.
 
-    python bench/dispatches.py [--models a,b] [--target-cpu host] [--convopt-flags '--device=avx2']
+    python -m bench.dispatches [--models a,b] [--target-cpu host] [--convopt-flags '--device=avx2']
 
-Prints one line per model and writes bench/results/dispatches.txt (--out).
+Prints one line per model and writes bench/results/dispatches.<host>.txt (--out;
+<host>: bench/host.py's tag).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from bench import host
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -48,10 +51,13 @@ def main() -> int:
     parser.add_argument("--models", default=",".join(sorted(p.stem for p in (ROOT / "test" / "models").glob("*.mlir"))))
     parser.add_argument("--target-cpu", default="host")
     parser.add_argument("--convopt-flags", default="", help="extra flags for every convopt run (shell-quoted)")
-    parser.add_argument("--out", default=str(HERE / "results" / "dispatches.txt"))
+    parser.add_argument("--out", default="")
     args = parser.parse_args()
     extra = shlex.split(args.convopt_flags)
-    lines = ["# IREE dispatches per step (iree-compile --compile-to=flow, flow.executable count; '-': iree-compile fails):"
+    where = host.meta(args.target_cpu)
+    out = args.out or str(HERE / "results" / f"dispatches.{where['host_tag']}.txt")
+    lines = [f"# {host.line(where['machine'])}, commit {where['commit']}, {where['date']}",
+             "# IREE dispatches per step (iree-compile --compile-to=flow, flow.executable count; '-': iree-compile fails):"
              f" model, raw import, convopt --lower-conv-bwd, convopt --lower-conv-bwd --lower-forward-convs {' '.join(extra)}".rstrip()]
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -62,7 +68,7 @@ def main() -> int:
                 counts.append(flow_executables(convopt(raw, flags + extra, work / f"{name}.{variant}.mlir"), args.target_cpu, work))
             lines.append(" ".join([name, *("-" if c is None else str(c) for c in counts)]))
             print(lines[-1], flush=True)
-    Path(args.out).write_text("\n".join(lines) + "\n")
+    Path(out).write_text("\n".join(lines) + "\n")
     return 0
 
 

@@ -28,26 +28,28 @@ of --repeats runs.  Prints a table (time, ratio to PyTorch, ratio to the
 best torch-mlir form, MAC efficiency) and writes JSON and a PNG chart to
 bench/results/.
 
-    python bench/emitted.py [--layers a,b] [--dtypes f32,bf16] [--variants ...] [--baseline HEAD]
+    python -m bench.emitted [--layers a,b] [--dtypes f32,bf16] [--variants ...] [--baseline HEAD]
                             [--target-cpu host,znver2] [--devices cpu,class] [--tag NAME]
                             [--iree-flags '...'] [--repeats 40] [--threads 2] [--out DIR]
+
+Writes DIR/emitted.<host>.{json,txt,png} (bench/host.py's tag; with --tag
+NAME, emitted-NAME.<host>.*).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
-import time
+
+from bench import baseline, host
+from bench.load import QUIET
+from bench.testsupport import load
+from bench.timing import interleaved_samples
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "test", "e2e"))
-
-import baseline  # noqa: E402
-import harness  # noqa: E402
-from load import QUIET, OthersBusy, paused, wait_quiet  # noqa: E402
+harness = load("harness")
 
 VARIANTS = {
     "convopt direct": ("convopt", ("--lower-conv-bwd",)),
@@ -251,49 +253,20 @@ def run_layer(name: str, layer: dict, dtype: str, variants: dict, repeats: int, 
 
 
 def quiet_best_times(calls: dict, repeats: int, quiet_wait: float) -> tuple[dict[str, float], float]:
-    """best_times, run again (bests kept) while other processes kept more
-    than QUIET of the CPU busy during the rounds, until quiet_wait s have
-    passed (PyTorch's OpenMP threads spin at barriers and lose 10-100x on an
-    oversubscribed machine; IREE's workers sleep).  Returns the times and the
+    """Best time (ms) of each call over `repeats` interleaved rounds
+    (SLOW_REPEATS for torch-mlir's variants), run again while other
+    processes kept the CPU busy, up to quiet_wait s (timing.py); and the
     others' busy share during the last rounds."""
-    deadline = time.monotonic() + quiet_wait
-    best: dict[str, float] = {}
-    while True:
-        with paused():  # $CONVOPT_BENCH_PAUSE_CWD (load.py)
-            if quiet_wait > 0:
-                wait_quiet(max(0.0, deadline - time.monotonic()))
-            probe = OthersBusy().start()
-            for k, ms in best_times(calls, repeats).items():
-                best[k] = min(ms, best.get(k, math.inf))
-            busy = probe.value()
-        if not busy > QUIET or time.monotonic() >= deadline:
-            return best, busy
+    caps = {k: SLOW_REPEATS for k in calls if k.startswith("torch-mlir")}
+    stats: dict = {}
+    samples = interleaved_samples(calls, repeats, quiet_wait, stats, caps)
+    return {k: min(v) * 1e3 for k, v in samples.items()}, stats["others_busy"]
 
 
 SLOW_REPEATS = 5
 """Rounds for the torch-mlir variants, 10-100x slower than the others: the
 machine's noise matters less next to their times, and their rounds would
 dominate the run."""
-
-
-def best_times(calls: dict, repeats: int) -> dict[str, float]:
-    """Best time (ms) of each call over `repeats` interleaved rounds
-    (SLOW_REPEATS for torch-mlir's variants), after one warm-up round.  Each
-    round starts one call later in the order, so that no variant always runs
-    right after the same one (PyTorch's OpenMP threads keep spinning for a
-    while after a call)."""
-    best = {k: math.inf for k in calls}
-    names = list(calls)
-    rounds = {k: SLOW_REPEATS if k.startswith("torch-mlir") else repeats for k in names}
-    for round_ in range(repeats + 1):
-        for k in names[round_ % len(names):] + names[: round_ % len(names)]:
-            if round_ > rounds[k]:
-                continue
-            start = time.perf_counter()
-            calls[k]()
-            if round_:
-                best[k] = min(best[k], time.perf_counter() - start)
-    return {k: v * 1e3 for k, v in best.items()}
 
 
 def report(rows: list[dict], variants: dict) -> str:
@@ -359,7 +332,7 @@ def main() -> None:
     parser.add_argument("--iree-flags", default="", help="extra iree-compile flags for every variant, space-separated (e.g. --iree-opt-data-tiling=true)")
     parser.add_argument("--target-cpu", default="host", help=f"comma-separated IREE target CPUs, each variant compiled for each ({', '.join(TARGET_CPUS)})")
     parser.add_argument("--devices", default="cpu", help="comma-separated convopt --device classes for the convopt variants (cpu, avx2, avx512, host; class: the target CPU's)")
-    parser.add_argument("--tag", default="", help="write results/emitted.TAG.* instead of results/emitted.*")
+    parser.add_argument("--tag", default="", help="write results/emitted-TAG.<host>.* instead of results/emitted.<host>.*")
     parser.add_argument("--quiet-wait", type=float, default=0.0, metavar="S", help="time a layer again, up to S s, while other processes use more than a quarter of the CPU")
     parser.add_argument("--repeats", type=int, default=40)
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 2)
@@ -382,8 +355,9 @@ def main() -> None:
     text = report(rows, variants)
     print("\n" + text)
     os.makedirs(args.out, exist_ok=True)
-    stem = os.path.join(args.out, "emitted" + (f".{args.tag}" if args.tag else ""))
-    meta = {"threads": args.threads, "repeats": args.repeats, "iree_flags": args.iree_flags, "target_cpu": args.target_cpu, "devices": args.devices}
+    where = host.meta()
+    stem = os.path.join(args.out, "emitted" + (f"-{args.tag}" if args.tag else "") + f".{where['host_tag']}")
+    meta = {**where, "threads": args.threads, "repeats": args.repeats, "iree_flags": args.iree_flags, "target_cpu": args.target_cpu, "devices": args.devices}
     with open(stem + ".json", "w") as f:
         json.dump({**meta, "rows": rows}, f, indent=1)
     with open(stem + ".txt", "w") as f:

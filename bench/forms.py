@@ -21,8 +21,8 @@ fastest, and which candidate each auto is the same IR as.  These tables
 are the data bench/costfit.py fits the cost model of each CPU class on
 (convopt/lowering/kernel/device.py, cost.py).
 
-    python bench/forms.py [--layers a,b] [--models audio_encoder,...] [--dtypes f32]
-                          [--target-cpu host,znver2] [--devices cpu,avx2,avx512] [--repeats 15]
+    python -m bench.forms [--layers a,b] [--models audio_encoder,...] [--dtypes f32]
+                         [--target-cpu host,znver2] [--devices cpu,avx2,avx512] [--repeats 15]
 """
 
 from __future__ import annotations
@@ -31,14 +31,12 @@ import argparse
 import json
 import math
 import os
-import sys
+
+from bench import emitted, host
+from bench.testsupport import load
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "test", "e2e"))
-sys.path.insert(0, os.path.join(HERE, "..", "test", "models"))
-
-import emitted  # noqa: E402
-import harness  # noqa: E402
+harness = load("harness")
 
 FORMS = ("generic", "im2col", "named", "taps")
 PEELS = ("auto", "never")
@@ -93,8 +91,7 @@ def kernels(layers: dict, joint: bool = False) -> list[tuple[str, str, dict]]:
 
 def model_layers(models: list[str]) -> dict:
     """The distinct convolutions of these models as layers.json entries."""
-    from model_zoo import MODELS
-    from models import conv_configs
+    from bench.models import MODELS, conv_configs
 
     out: dict = {}
     for model in models:
@@ -185,7 +182,7 @@ def write(tables: dict, args) -> None:
     os.makedirs(args.out, exist_ok=True)
     for target, rows in tables.items():
         with open(os.path.join(args.out, f"forms.{class_of(target)}.json"), "w") as f:
-            json.dump({"target_cpu": target, "threads": args.threads, "repeats": args.repeats, "kernels": rows}, f, indent=1)
+            json.dump({**host.meta(target), "target_cpu": target, "threads": args.threads, "repeats": args.repeats, "kernels": rows}, f, indent=1)
     with open(os.path.join(args.out, "forms.txt"), "w") as f:
         f.write(summary({class_of(t): rows for t, rows in tables.items()}) + "\n")
 

@@ -18,9 +18,9 @@ the first error line and the op it is about.  Writes bench/results/gpu.txt
 (the table for bench/README.md: target x input, convopt / raw import) and
 bench/results/gpu.json.
 
-    python bench/gpu.py [--targets rocm,cuda,vulkan] [--models a,b|none] [--rows a,b|all|none]
-                        [--variants raw,convopt,gpu,gpufwd] [--timeout S] [--out NAME] [--raw-on-failure] [--dispatches]
-                        [--repeats N] [--models-dir DIR] [--dtypes bf16,f16]
+    python -m bench.gpu [--targets rocm,cuda,vulkan] [--models a,b|none] [--rows a,b|all|none]
+                       [--variants raw,convopt,gpu,gpufwd] [--timeout S] [--out NAME] [--raw-on-failure] [--dispatches]
+                       [--repeats N] [--models-dir DIR] [--dtypes bf16,f16]
 
 --models-dir DIR takes the models from DIR instead of test/models (e.g.
 bench/lowp, the bf16/f16 steps of `test/models/generate.py --dtype`:
@@ -29,7 +29,7 @@ files without a dtype suffix).  The results file is rewritten after every
 build, so a sweep cut short keeps what it built; with models named
 <name>.<dtype> the text has a second table, model x dtype with a column per
 target and variant (the bf16/f16 build matrix of bench/README.md).
-    python bench/gpu.py --mma [bench/mma.py's options]   (the matrix-core measure)
+    python -m bench.gpu --mma [bench/mma.py's options]   (the matrix-core measure)
 
 Cells: `ok <iree-compile CPU seconds>` (with --dispatches also `(<n> d)`,
 the distinct dispatches of `--compile-to=flow`; their kinds are in the json;
@@ -48,13 +48,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Optional
 
+from bench.testsupport import load
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(ROOT / "test" / "gpu"))
-sys.path.insert(0, str(ROOT / "test" / "e2e"))
-
-import gpu_compile  # noqa: E402
-import harness  # noqa: E402
+harness = load("harness")
+gpu_compile = load("gpu_compile")
 
 VARIANTS = {"raw": None, "convopt": "cpu", "gpu": "gpu", "gpufwd": "gpu"}
 
@@ -219,7 +218,7 @@ def dtype_matrix(results: list[dict], variants: list[str]) -> str:
 
 def main() -> None:
     if sys.argv[1:2] == ["--mma"]:
-        import mma  # the matrix-core measure (bench/mma.py)
+        from bench import mma  # the matrix-core measure
 
         mma.main(sys.argv[2:])
         return

@@ -38,10 +38,13 @@ a warm-up: median and spread (min, max) in ms.  Writes DIR/results.json
 (into a temporary folder, or --out) and runs them with `local-task`:
 everything but the device itself, end to end.
 
-    python bench/gpu_run.py pack [--target cuda|cpu] [--layers all|a,b] [--dtypes f32,bf16]
+    python -m bench.gpu_run pack [--target cuda|cpu] [--layers all|a,b] [--dtypes f32,bf16]
                                  [--models a,b|none] [--wheels DIR] --out DIR
     python DIR/run.py run DIR [--driver cuda] [--repeats 7] [--results FILE]
-    python bench/gpu_run.py --cpu-rehearsal [--out DIR]
+    python -m bench.gpu_run --cpu-rehearsal [--out DIR]
+
+run.py is this file alone: the device half imports nothing of bench or
+convopt (the pack half imports them inside its functions).
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ import json
 import math
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -75,16 +79,12 @@ TOLERANCE = {"f32": 1e-4, "f16": 2e-2, "bf16": 5e-2}
 
 
 def _project():
-    """The project's modules for packing (convopt, the e2e harness, the models)."""
-    root = HERE.parent
-    for p in (root, root / "test" / "e2e", root / "test" / "models", HERE):
-        if str(p) not in sys.path:
-            sys.path.insert(0, str(p))
-    import emitted
-    import harness
-    import model_zoo
+    """The project's modules for packing (the e2e harness, bench/emitted, the
+    models); imported here, not at the top: the device half has none of them."""
+    from bench import emitted
+    from bench.testsupport import load
 
-    return harness, emitted, model_zoo
+    return load("harness"), emitted, load("model_zoo")
 
 
 def fingerprint(a) -> list[float]:
@@ -199,8 +199,9 @@ def pack(target: str, layers: list[str], dtypes: list[str], models: list[str], o
 
 
 def _install(folder: Path) -> None:
-    """The wheels of folder/wheels into folder/site (offline), on sys.path;
-    nothing when iree.runtime is importable already (the rehearsal)."""
+    """The wheels of folder/wheels into folder/site (offline), made a site
+    directory; nothing when iree.runtime is importable already (the
+    rehearsal)."""
     try:
         import iree.runtime  # noqa: F401
 
@@ -211,7 +212,9 @@ def _install(folder: Path) -> None:
     if not site.is_dir():
         wheels = sorted(str(p) for p in (folder / "wheels").glob("*.whl"))
         subprocess.run([sys.executable, "-m", "pip", "install", "--no-index", "--no-deps", "--target", str(site), *wheels], check=True)
-    sys.path.insert(0, str(site))
+    import site as site_module
+
+    site_module.addsitedir(str(site))
 
 
 def _layer_arrays(case: dict):
@@ -290,6 +293,19 @@ def layer_case(case: dict, dev: str):
     return [_host(a, case["dtype"]) for a in arrays], expected, call, np
 
 
+def _packed_module(folder: Path, name: str):
+    """The module folder/NAME.py (packed next to run.py), imported once."""
+    import importlib.util
+
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
+        assert spec is not None and spec.loader is not None, name
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
 def model_case(case: dict, folder: Path, dev: str):
     """(arguments for IREE, expected results, PyTorch call) of a model:
     PyTorch runs the eager module's training step (forward and
@@ -297,9 +313,7 @@ def model_case(case: dict, folder: Path, dev: str):
     import numpy as np
     import torch
 
-    sys.path.insert(0, str(folder))
-    import model_zoo
-
+    model_zoo = _packed_module(folder, "model_zoo")
     data = np.load(folder / f"{case['name']}.npz")
     args = [data[f"arg{i}"] for i in range(case["args"])]
     expected = [data[f"expected{i}"] for i in range(case["results"])]
@@ -328,8 +342,7 @@ def model_case(case: dict, folder: Path, dev: str):
 
 
 def _stats(times: list[float]) -> dict:
-    s = sorted(times)
-    return {"median_ms": round(s[len(s) // 2] if len(s) % 2 else (s[len(s) // 2 - 1] + s[len(s) // 2]) / 2, 4), "min_ms": round(s[0], 4), "max_ms": round(s[-1], 4), "n": len(s)}
+    return {"median_ms": round(statistics.median(times), 4), "min_ms": round(min(times), 4), "max_ms": round(max(times), 4), "n": len(times)}
 
 
 def run_case(case: dict, folder: Path, driver: str, repeats: int, ireert) -> dict:

@@ -72,8 +72,7 @@ def wait_quiet(max_wait: float) -> float:
 
 
 PAUSE_ENV = "CONVOPT_BENCH_PAUSE_CWD"
-"""When set to a folder, the timing loops of bench/models.py and
-bench/emitted.py stop (SIGSTOP) every process whose working directory is
+"""When set to a folder, the timing loops (bench/timing.py) stop (SIGSTOP) every process whose working directory is
 inside it while they time, and continue them (SIGCONT) after: a developer's
 own background work (builds in git worktrees, say) is paused for the
 seconds a timing loop takes instead of costing PyTorch's spinning OpenMP

@@ -23,7 +23,7 @@ space inserted in a function body, then its undo: the
     many checks ran (published diagnostics) and the time from the last
     change to its diagnostics.
 
-    python bench/lsp.py [--repeats 5]
+    python -m bench.lsp [--repeats 5]
 """
 
 from __future__ import annotations
@@ -39,10 +39,9 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from convopt.lsp.analysis import check
 
-from convopt.lsp.analysis import check  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def documents() -> list[tuple[str, str]]:

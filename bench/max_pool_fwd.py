@@ -3,28 +3,26 @@
 lowering (the raw import given to iree-compile --iree-input-type=torch),
 on shapes where both build.  Each output is first checked against
 PyTorch (values and indices exactly); then `--rounds` interleaved rounds
-(the order rotated each round, after a warm-up round); reported: the best
+(the order rotated each round, after a warm-up call: bench/timing.py); reported: the best
 and the median over the rounds in ms and the ratio convopt / torch-mlir of
 the bests, with the spread of the per-round ratios (min-max).
 
-    python bench/max_pool_fwd.py [--rounds 20] [--threads 1]
+    python -m bench.max_pool_fwd [--rounds 20] [--threads 1]
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import statistics
-import sys
-import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "test", "e2e"))
+import numpy as np
 
-import harness  # noqa: E402
-import numpy as np  # noqa: E402
-import pool_harness as ph  # noqa: E402
-from emitted import timed_module  # noqa: E402
+from bench.emitted import timed_module
+from bench.stats import median
+from bench.testsupport import load
+from bench.timing import time_rounds
+
+harness = load("harness")
+ph = load("pool_harness")
 
 SHAPES = [
     ph.M("resnet_stem_2x64x32x32_k3s2p1", spatial=32, kernel=3, stride=2, padding=1, batch=2, channels=64),
@@ -43,19 +41,12 @@ def run(cfg: ph.MaxPoolFwdConfig, rounds: int, threads: int) -> str:
         arg = to_device(harness.to_device(x, cfg.dtype))
         ph.compare_max_pool(cfg, [np.asarray(r.to_host()) for r in fn(arg)], expected)
         calls[name] = (lambda fn=fn, arg=arg: fn(arg))
-    names = list(calls)
-    times: dict[str, list[float]] = {k: [] for k in names}
-    for r in range(rounds + 1):
-        for k in names[r % 2:] + names[: r % 2]:
-            start = time.perf_counter()
-            calls[k]()
-            if r:
-                times[k].append((time.perf_counter() - start) * 1e3)
+    times, _ = time_rounds(calls, rounds)
     ratios = [a / b for a, b in zip(times["convopt"], times["torch-mlir"])]
     best = {k: min(v) for k, v in times.items()}
-    return (f"{cfg.name:32} convopt best {best['convopt']:.3f} ms (median {statistics.median(times['convopt']):.3f})  "
-            f"torch-mlir best {best['torch-mlir']:.3f} ms (median {statistics.median(times['torch-mlir']):.3f})  "
-            f"ratio of bests {best['convopt'] / best['torch-mlir']:.2f} (per round {min(ratios):.2f}-{max(ratios):.2f}, median {statistics.median(ratios):.2f})")
+    return (f"{cfg.name:32} convopt best {best['convopt']:.3f} ms (median {median(times['convopt']):.3f})  "
+            f"torch-mlir best {best['torch-mlir']:.3f} ms (median {median(times['torch-mlir']):.3f})  "
+            f"ratio of bests {best['convopt'] / best['torch-mlir']:.2f} (per round {min(ratios):.2f}-{max(ratios):.2f}, median {median(ratios):.2f})")
 
 
 def main() -> None:

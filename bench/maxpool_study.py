@@ -7,7 +7,8 @@ SqueezeNet-style training step's difference from PyTorch comes from.
    overlapping windows and ties (a ReLU's zeros, small integers), compiled
    by IREE from the raw import and compared with PyTorch in float64.
 2. Speed: the same pair, IREE (local-task, --threads) against PyTorch
-   eager, interleaved rounds, median and spread (bench/pool.py's timing).
+   eager, interleaved rounds, median and spread (bench/timing.py, as
+   bench/pool.py times).
 3. The SqueezeNet-style step (SqueezeNet 1.1 at a quarter width, 2x3x64x64,
    max pools 3x3 stride 2 ceil_mode, no BatchNorm) through the recipe
    (convopt --lower-conv-bwd --lower-pool-bwd) and IREE: per-parameter
@@ -17,20 +18,17 @@ SqueezeNet-style training step's difference from PyTorch comes from.
    forward, ~1e-6 here, can flip a ReLU mask or a max-pool index), and the
    same step with every max pool replaced by an average pool (no argmax).
 
-    python bench/maxpool_study.py [--rounds 15] [--threads 2] [--skip-squeezenet]
+    python -m bench.maxpool_study [--rounds 15] [--threads 2] [--skip-squeezenet]
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import tempfile
 from dataclasses import dataclass
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "test", "e2e"))
-sys.path.insert(0, os.path.join(HERE, "..", "test", "models"))
+from bench.testsupport import load
+from bench.timing import report, summary, time_rounds
 
 
 @dataclass(frozen=True)
@@ -129,8 +127,8 @@ def bench_rows(rounds: int, threads: int, batch: int) -> list[dict]:
 
     import numpy as np
     import torch
-    from emitted import timed_module
-    from pool import summary, time_rounds
+
+    from bench.emitted import timed_module
 
     torch.set_num_threads(threads)
     rows = []
@@ -234,17 +232,12 @@ def margins(spec, args) -> tuple[list[float], list[float]]:
 def squeezenet_step(pool: str, size: int = 64) -> dict:
     """The step through the recipe and IREE's own torch input (which cannot
     build an average pool's backward); errors per parameter."""
-    import importlib.util
     from pathlib import Path
 
-    import model_pipelines as mp
     import torch
-    from model_zoo import ModelSpec
 
-    spec = ModelSpec(name=f"squeezenet_{pool}", make=squeezenet(pool), inputs=((2, 3, size, size),), features=())
-    loader = importlib.util.spec_from_file_location("models_generate", os.path.join(HERE, "..", "test", "models", "generate.py"))
-    generate = importlib.util.module_from_spec(loader)  # type: ignore[arg-type]
-    loader.loader.exec_module(generate)  # type: ignore[union-attr]
+    mp, generate = load("model_pipelines"), load("generate")
+    spec = load("model_zoo").ModelSpec(name=f"squeezenet_{pool}", make=squeezenet(pool), inputs=((2, 3, size, size),), features=())
     args = spec.arguments()
     ref = spec.reference(args)
     ref32 = spec.reference(args, torch.float32)
@@ -284,8 +277,6 @@ def main() -> None:
         for name, err, err32 in numerics():
             print(f"  {name:26} IREE {err:.2e}   PyTorch float32 {err32:.2e}")
     if not a.skip_speed:
-        from pool import report
-
         print(report(bench_rows(a.rounds, a.threads, a.batch)))
     if a.skip_squeezenet:
         return

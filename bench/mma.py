@@ -25,9 +25,9 @@ Flows: `raw` (the torch IR itself: IREE's own lowering), `gpu` (convopt
 --lower-forward-convs).  Flag sets: `default`, and `boo` (IREE's flags for
 backward convolutions as iree-turbine's BOO and Fusilli pass them, BOO).
 
-    python bench/mma.py [--targets rocm,cuda,cuda90] [--models a,b] [--flows raw,gpu,gpufwd]
-                        [--flags default,boo] [--build] [--timeout S] [--out NAME] [--models-dir DIR]
-    python bench/gpu.py --mma ...   (the same)
+    python -m bench.mma [--targets rocm,cuda,cuda90] [--models a,b] [--flows raw,gpu,gpufwd]
+                       [--flags default,boo] [--build] [--timeout S] [--out NAME] [--models-dir DIR]
+    python -m bench.gpu --mma ...   (the same)
 
 Writes bench/results/NAME.json and NAME.txt (default NAME: mma).
 """
@@ -39,20 +39,18 @@ import json
 import math
 import os
 import re
-import resource
 import subprocess
-import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Optional
 
+from bench.load import children_cpu
+from bench.testsupport import load
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(ROOT / "test" / "gpu"))
-sys.path.insert(0, str(ROOT / "test" / "e2e"))
-
-import gpu_compile  # noqa: E402
+gpu_compile = load("gpu_compile")
 
 TARGETS: dict[str, tuple[str, ...]] = {
     "rocm": gpu_compile.TARGETS["rocm"],
@@ -253,11 +251,6 @@ def measure(dump_dir: Path, flow_text: str) -> dict:
 # ---------------------------------------------------------------- builds
 
 
-def _children_cpu() -> float:
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
-
-
 def flow_text(text: str, flow: str) -> str:
     forward = FLOWS[flow]
     if forward is None:
@@ -272,7 +265,7 @@ def build(text: str, target: str, flags: str, full: bool, timeout: float) -> dic
     of its configuration dump, CPU seconds, or the failure."""
     iree = gpu_compile.iree_compile()
     common = (*TARGETS[target], *FLAGS[flags])
-    before = _children_cpu()
+    before = children_cpu()
     with tempfile.TemporaryDirectory(prefix="convopt-mma-") as tmp:
         t = Path(tmp)
         (t / "in.mlir").write_text(text)
@@ -286,14 +279,14 @@ def build(text: str, target: str, flags: str, full: bool, timeout: float) -> dic
             try:
                 proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
             except subprocess.TimeoutExpired:
-                return {"ok": False, "error": f"timeout after {timeout:.0f}s", "op": "", "cpu_s": round(_children_cpu() - before, 2)}
+                return {"ok": False, "error": f"timeout after {timeout:.0f}s", "op": "", "cpu_s": round(children_cpu() - before, 2)}
             if proc.returncode:
                 error, op = gpu_compile.parse_failure(proc.stderr)
-                out = {"ok": False, "error": error, "op": op, "cpu_s": round(_children_cpu() - before, 2)}
+                out = {"ok": False, "error": error, "op": op, "cpu_s": round(children_cpu() - before, 2)}
                 if (t / "cfg").is_dir():
                     out.update(measure(t / "cfg", (t / "flow.mlir").read_text()))
                 return out
-        out = {"ok": True, "cpu_s": round(_children_cpu() - before, 2), "full": full}
+        out = {"ok": True, "cpu_s": round(children_cpu() - before, 2), "full": full}
         out.update(measure(t / "cfg", (t / "flow.mlir").read_text()))
         return out
 

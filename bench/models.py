@@ -77,10 +77,11 @@ chain's and iree-compile's wall time of each variant.
 
 Prints a table per model and a summary (convopt's faster pipeline /
 fastest other IREE pipeline, / PyTorch, tool times), and writes
-bench/results/models.txt, models.json and models.png.
+bench/results/NAME.<host>.txt, .json and .png (--name, default models.suite;
+<host>: bench/host.py's tag, with the IREE target CPU when not the host's).
 
-    python bench/models.py [--models a,b] [--repeats 5] [--threads 2] [--work DIR]
-                           [--profile] [--ops] [--quiet-wait S] [--convopt-flags FLAGS]
+    python -m bench.models [--models a,b] [--repeats 5] [--threads 2] [--work DIR]
+                           [--profile] [--ops] [--quiet-wait S] [--convopt-flags FLAGS] [--name NAME]
 """
 
 from __future__ import annotations
@@ -102,14 +103,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from bench import baseline, host
+from bench.load import QUIET, children_cpu
+from bench.stats import geomean, median, quartiles
+from bench.testsupport import load
+from bench.timing import interleaved_best, interleaved_samples
+
 HERE = Path(__file__).resolve().parent
 MODELS_DIR = HERE.parent / "test" / "models"
-sys.path.insert(0, str(MODELS_DIR))
-sys.path.insert(0, str(HERE.parent / "test" / "e2e"))  # harness: one convolution_backward as torch IR (--ops)
-
-import baseline  # noqa: E402
-from load import QUIET, OthersBusy, children_cpu, paused, wait_quiet  # noqa: E402
-from model_zoo import _CONVS, MODELS, ModelSpec  # noqa: E402
+_model_zoo = load("model_zoo")
+_CONVS, MODELS, ModelSpec = _model_zoo._CONVS, _model_zoo.MODELS, _model_zoo.ModelSpec
 
 BIN = Path(sys.executable).parent
 TIMEOUT = 1800
@@ -282,65 +285,6 @@ def iree_config(threads: int):
 
 
 OPS_QUIET_WAIT = 20.0  # --ops: at most this --quiet-wait per op (a model has up to 20)
-
-
-def interleaved_samples(fns: dict, repeats: int, quiet_wait: float = 0.0, stats: Optional[dict] = None) -> dict[str, list[float]]:
-    """Every round's time in s of each callable: one warm-up call each, then
-    `repeats` rounds that call every one of them once, each round starting
-    one callable later in the order, so that load from other processes and
-    the machine's drift hit every variant alike, and round i of one variant
-    can be set against round i of another (a per-round ratio: how stable a
-    ratio is, not only each time).  PyTorch's OpenMP threads spin at
-    barriers and lose 100x and more when other processes oversubscribe the
-    cores, so with quiet_wait > 0 the rounds wait for a quiet machine and are
-    run again while other processes kept more than QUIET of the CPU busy
-    during them, until quiet_wait s have passed (and, with
-    $CONVOPT_BENCH_PAUSE_CWD, the processes in that folder are paused while
-    they run: load.paused).  stats gets the other processes' busy share
-    during the last rounds, whose samples are returned."""
-    for fn in fns.values():
-        fn()
-    keys = list(fns)
-    deadline = time.monotonic() + quiet_wait
-    while True:
-        samples: dict[str, list[float]] = {k: [] for k in keys}
-        with paused():
-            if quiet_wait > 0:
-                wait_quiet(max(0.0, deadline - time.monotonic()))
-            probe = OthersBusy().start()
-            for r in range(repeats):
-                for k in keys[r % len(keys):] + keys[:r % len(keys)]:
-                    start = time.perf_counter()
-                    fns[k]()
-                    samples[k].append(time.perf_counter() - start)
-            busy = probe.value()
-        if stats is not None:
-            stats["others_busy"] = busy
-        if not busy > QUIET or time.monotonic() >= deadline:
-            return samples
-
-
-def interleaved_best(fns: dict, repeats: int, quiet_wait: float = 0.0, stats: Optional[dict] = None) -> dict:
-    """The best of interleaved_samples' rounds, per callable (--ops)."""
-    return {k: min(v) for k, v in interleaved_samples(fns, repeats, quiet_wait, stats).items()}
-
-
-def median(xs: list[float]) -> float:
-    ys = sorted(xs)
-    mid = len(ys) // 2
-    return ys[mid] if len(ys) % 2 else (ys[mid - 1] + ys[mid]) / 2
-
-
-def quartiles(xs: list[float]) -> tuple[float, float, float]:
-    """(first quartile, median, third quartile), linear between ranks."""
-    ys = sorted(xs)
-
-    def q(f: float) -> float:
-        pos = f * (len(ys) - 1)
-        lo = int(pos)
-        return ys[lo] + (ys[min(lo + 1, len(ys) - 1)] - ys[lo]) * (pos - lo)
-
-    return q(0.25), q(0.5), q(0.75)
 
 
 def ratio_spread(row: dict, a: str, b: str) -> Optional[tuple[float, float, float]]:
@@ -549,14 +493,6 @@ def add_calibrated(path: str) -> None:
     RECIPE = CALIBRATED
 
 
-def host_line() -> str:
-    """The CPU the figures come from (lscpu's model name and its class)."""
-    from convopt.lowering.kernel.calibrated import host_cpu_model
-    from convopt.lowering.kernel.device import read_host_device
-
-    return f"host: {host_cpu_model() or 'unknown CPU'} ({read_host_device().value}, {os.cpu_count()} CPUs)"
-
-
 def recipe_summary(row: dict) -> dict:
     """The README recipe against PyTorch eager, Inductor, IREE's own torch
     input and convopt without forward convolutions: per-round ratios
@@ -756,8 +692,9 @@ OP_TORCH_MLIR = "builtin.module(func.func(convert-torch-to-linalg),torch-backend
 def conv_configs(spec: ModelSpec) -> list[tuple[Any, int]]:
     """The model's convolutions as bench/emitted's harness.Config (NCHW, the
     shapes and output_mask of the eager step), with how often each occurs."""
-    import harness
     import torch
+
+    harness = load("harness")
 
     m = spec.model()
     seen: list = []
@@ -807,10 +744,10 @@ def run_ops(name: str, repeats: int, threads: int, work: Path, quiet_wait: float
     and torch-mlir direct (convert-torch-to-linalg, backend pipeline), both
     compiled by IREE like the whole models, next to PyTorch's
     aten.convolution_backward; times interleaved, best of repeats."""
-    import harness
     import numpy as np
     import torch
 
+    harness = load("harness")
     torch.set_num_threads(threads)
     out: dict = {"ops": [], "sum_ms": {"convopt": 0.0, "torch-mlir direct": 0.0, "PyTorch": 0.0}, "failed": {}}
     opdir = work / "ops"
@@ -937,7 +874,7 @@ def report_summary(rows: list[dict]) -> list[str]:
     ratios = [r["summary"]["convopt_over_other"] for r in rows if r["summary"]["convopt_over_other"]]
     ratios_p = [r["summary"]["convopt_over_pytorch"] for r in rows if r["summary"]["convopt_over_pytorch"]]
     if ratios:
-        geo = lambda xs: math.exp(sum(math.log(x) for x in xs) / len(xs))  # noqa: E731
+        geo = geomean
         lines.append(f"{'geometric mean':24} {'':5} {'':20} {'':21} {geo(ratios):8.2f} {geo(ratios_p):9.2f}")
     return lines
 
@@ -961,7 +898,7 @@ def report_recipe(rows: list[dict]) -> list[str]:
                      + f" {(f'{b:.1f}' if b else '-'):>11} {(f'{br:.2f}' if br else '-'):>10}")
     meds = {ref: [row["summary"]["recipe"][ref][0] for row in rows if row["summary"].get("recipe", {}).get(ref)] for ref, _ in refs}
     builds = [row["summary"]["recipe"]["build_over_raw"] for row in rows if row["summary"].get("recipe", {}).get("build_over_raw")]
-    geo = lambda xs: f"{math.exp(sum(math.log(x) for x in xs) / len(xs)):5.2f}" if xs else "-"  # noqa: E731
+    geo = lambda xs: f"{geomean(xs):5.2f}" if xs else "-"  # noqa: E731
     lines.append(f"{'geometric mean':24}" + "".join(f" {geo(meds[ref]):>19}" for ref, _ in refs) + f" {'':>11} {geo(builds):>10}")
     return lines
 
@@ -971,7 +908,7 @@ def report(rows: list[dict], threads: int, repeats: int) -> str:
               f" {'lower s':>8} {'compile s':>8}")
     lines = [f"whole backward step, IREE llvm-cpu ({IREE_FLAGS[-1].split('=')[1]}) local-task vs PyTorch eager and Inductor, {threads} threads, median of {repeats} interleaved rounds"
              + (f", convopt {' '.join(STAGES['convopt(raw)'][1])}" if STAGES["convopt(raw)"][1] != ("--lower-conv-bwd",) else ""), "",
-             host_line(), "", header, "-" * len(header)]
+             host.line(), "", header, "-" * len(header)]
     for row in rows:
         lines += report_model(row)
     lines += ["", "convopt best = the faster correct convopt pipeline; fastest other = the fastest correct one of torch-mlir direct,",
@@ -1051,18 +988,20 @@ def chart(rows: list[dict], path: Path) -> None:
     fig.savefig(path, dpi=110)
 
 
-def write_results(rows: list[dict], out: Path, meta: dict) -> str:
+def write_results(rows: list[dict], out: Path, meta: dict, name: str) -> str:
+    """out/NAME.<host>.{json,txt,png} (<host>: meta's host_tag)."""
     text = report(rows, meta["threads"], meta["repeats"])
     out.mkdir(parents=True, exist_ok=True)
-    with open(out / "models.json", "w") as f:
+    stem = out / f"{name}.{meta['host_tag']}"
+    with open(f"{stem}.json", "w") as f:
         json.dump({**meta, "rows": rows}, f, indent=1)
-    with open(out / "models.txt", "w") as f:
+    with open(f"{stem}.txt", "w") as f:
         f.write(text + "\n")
-    chart(rows, out / "models.png")
+    chart(rows, Path(f"{stem}.png"))
     return text
 
 
-def merge(files: list[str], out: Path) -> None:
+def merge(files: list[str], out: Path, name: str) -> None:
     """The rows of several runs, in registry order; each row keeps its own run's
     numbers (every ratio is within one model's row, i.e. within one run)."""
     by_model: dict[str, dict] = {}
@@ -1077,16 +1016,18 @@ def merge(files: list[str], out: Path) -> None:
     if len({(m["threads"], m["repeats"], m.get("convopt_flags", "")) for m in metas}) != 1:
         raise SystemExit(f"the runs differ in threads, repeats or convopt flags: {metas}")
     rows = [by_model[n] for n in MODELS if n in by_model] + [r for n, r in by_model.items() if n not in MODELS]
-    text = write_results(rows, out, {**metas[0], "merged_from": files})
+    text = write_results(rows, out, {**host.meta(metas[0].get("target_cpu", "host")), **metas[0], "merged_from": files}, name)
     print(text)
 
 
-def main() -> None:
+def arguments() -> argparse.ArgumentParser:
+    """The command line (module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", default="", help="comma-separated model names (default: all of test/models/model_zoo.py)")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--out", default=str(HERE / "results"))
+    parser.add_argument("--name", default="models.suite", help="the results' name: --out/NAME.<host>.{json,txt,png} (e.g. models.misses for a --profile run)")
     parser.add_argument("--work", default="", help="keep the stage files, modules and profiles here (default: a temporary directory)")
     parser.add_argument("--profile", action="store_true",
                         help="also profile the dispatches of convopt's faster and of the fastest other pipeline (iree-benchmark-module)")
@@ -1110,7 +1051,11 @@ def main() -> None:
                         help="also time the recipe with convopt --cost-profile=FILE (variant 'convopt calibrated + IREE'), reported as the recipe")
     parser.add_argument("--baseline", default="", metavar="REF",
                         help="also time the README recipe with convopt as committed at git REF (variant 'convopt fwd + IREE @REF')")
-    args = parser.parse_args()
+    return parser
+
+
+def configure(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """The variants, stages and IREE flags the arguments choose (module globals)."""
     INDUCTOR_CACHE[0] = args.inductor_cache
     chosen = [v for v in args.variants.split(",") if v]
     if args.cost_profile:
@@ -1126,8 +1071,14 @@ def main() -> None:
             del VARIANTS[v]
     TOOL_RUNS[0] = args.tool_runs
     IREE_FLAGS[-1] = f"--iree-llvmcpu-target-cpu={args.target_cpu}"
+
+
+def main() -> None:
+    parser = arguments()
+    args = parser.parse_args()
+    configure(args, parser)
     if args.merge:
-        merge(args.merge, Path(args.out))
+        merge(args.merge, Path(args.out), args.name)
         return
     names = [n for n in args.models.split(",") if n] or list(MODELS)
     if args.convopt_flags:
@@ -1161,9 +1112,9 @@ def main() -> None:
         if args.ops:
             row["ops"] = run_ops(name, args.repeats, args.threads, work, min(args.quiet_wait, OPS_QUIET_WAIT))
             print("\n".join(report_ops(row)), flush=True)
-    text = write_results(rows, Path(args.out), {"threads": args.threads, "repeats": args.repeats, "convopt_flags": args.convopt_flags, "target_cpu": args.target_cpu,
+    text = write_results(rows, Path(args.out), {**host.meta(args.target_cpu), "threads": args.threads, "repeats": args.repeats, "convopt_flags": args.convopt_flags, "target_cpu": args.target_cpu,
                                                    "inductor_cache": args.inductor_cache, "variants": list(VARIANTS),
-                                                   "host": host_line(), "cost_profile": args.cost_profile})
+                                                   "host": host.line(), "cost_profile": args.cost_profile}, args.name)
     print("\n" + text)
     if tmp is not None:
         tmp.cleanup()

@@ -11,9 +11,10 @@ against PyTorch, then all are timed in interleaved rounds (one call of
 each per round, the order rotated each round, after a warm-up round) with
 the processes of $CONVOPT_BENCH_PAUSE_CWD stopped (load.paused); reported:
 the median over the rounds and the spread (min-max) in ms, and the ratio of
-the medians to PyTorch.
+the medians to PyTorch (bench/timing.py).  Writes DIR/pool.<host>.json
+(maxpool.<host>.json with --max-pool; <host>: bench/host.py's tag).
 
-    python bench/pool.py [--rounds 15] [--threads 2] [--batch 4] [--layers a,b] [--max-pool] [--out DIR]
+    python -m bench.pool [--rounds 15] [--threads 2] [--batch 4] [--layers a,b] [--max-pool] [--out DIR]
 """
 
 from __future__ import annotations
@@ -21,17 +22,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
-import sys
-import time
+
+from bench import host
+from bench.emitted import timed_module
+from bench.testsupport import load
+from bench.timing import report, summary, time_rounds
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "test", "e2e"))
-
-import harness  # noqa: E402
-import pool_harness as ph  # noqa: E402
-from emitted import timed_module  # noqa: E402
-from load import OthersBusy, paused  # noqa: E402
+harness = load("harness")
+ph = load("pool_harness")
 
 
 def layers(batch: int) -> dict[str, ph.PoolConfig]:
@@ -60,24 +59,6 @@ def pytorch_call(cfg: ph.PoolConfig, go, x):
     return lambda: fn(g, i, *args)
 
 
-def time_rounds(calls: dict, rounds: int) -> tuple[dict[str, list[float]], float]:
-    """ms of each call in each of `rounds` interleaved rounds (after a
-    warm-up round, each round starting one call later), with the bench's
-    helpers paused; and the others' share of the CPU meanwhile."""
-    names = list(calls)
-    times: dict[str, list[float]] = {k: [] for k in names}
-    with paused():
-        probe = OthersBusy().start()
-        for r in range(rounds + 1):
-            for k in names[r % len(names):] + names[: r % len(names)]:
-                start = time.perf_counter()
-                calls[k]()
-                if r:
-                    times[k].append((time.perf_counter() - start) * 1e3)
-        busy = probe.value()
-    return times, busy
-
-
 VARIANTS = {"convopt": ("--lower-pool-bwd",), "convopt gpu": ("--lower-pool-bwd", "--device=gpu")}
 """--variants: the convopt flags each variant lowers with (gpu: the GPU
 profile's forms, whose scatter interleaves its phases by one op)."""
@@ -101,25 +82,6 @@ def run_avg(cfg: ph.PoolConfig, rounds: int, threads: int, variants: dict[str, t
     return summary(cfg.name, cfg.dtype, times, busy, errors)
 
 
-def summary(name: str, dtype: str, times: dict[str, list[float]], busy: float, errors: dict) -> dict:
-    med = {k: statistics.median(v) for k, v in times.items()}
-    return {
-        "layer": name, "dtype": dtype, "median_ms": med, "min_ms": {k: min(v) for k, v in times.items()},
-        "max_ms": {k: max(v) for k, v in times.items()}, "errors": errors, "others_busy": busy,
-        "ratio_to_pytorch": {k: med[k] / med["PyTorch"] for k in med if k != "PyTorch"},
-    }
-
-
-def report(rows: list[dict]) -> str:
-    out = [f"{'layer':34} {'dtype':5} {'variant':11} {'median ms':>10} {'spread (min-max)':>18} {'x PyTorch':>9}  busy"]
-    for row in rows:
-        for k, med in row["median_ms"].items():
-            ratio = row["ratio_to_pytorch"].get(k)
-            spread = f"{row['min_ms'][k]:.3f}-{row['max_ms'][k]:.3f}"
-            out.append(f"{row['layer']:34} {row['dtype']:5} {k:11} {med:10.3f} {spread:>18} {'' if ratio is None else f'{ratio:.2f}x':>9}  {row['others_busy']:.2f}")
-    return "\n".join(out)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=15)
@@ -131,7 +93,7 @@ def main() -> None:
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     a = ap.parse_args()
     if a.max_pool:
-        from maxpool_study import bench_rows
+        from bench.maxpool_study import bench_rows
 
         rows = bench_rows(a.rounds, a.threads, a.batch)
         tag = "maxpool"
@@ -145,8 +107,9 @@ def main() -> None:
         tag = "pool"
     print(report(rows))
     os.makedirs(a.out, exist_ok=True)
-    with open(os.path.join(a.out, f"{tag}.json"), "w") as f:
-        json.dump(rows, f, indent=1)
+    where = host.meta()
+    with open(os.path.join(a.out, f"{tag}.{where['host_tag']}.json"), "w") as f:
+        json.dump({**where, "rounds": a.rounds, "threads": a.threads, "rows": rows}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -20,9 +20,10 @@
 Every measurement is the best of --repeats runs of the real command lines
 (start-up: of at least 10), the commands of a workload run in turn (A, B, A,
 B, ...) so that both see the same load; all in one run.  Prints a table of
-times and ratios and writes bench/results/tool.json (and .txt, .png).
+times and ratios and writes bench/results/tool.<host>.json (and .txt, .png;
+<host>: bench/host.py's tag).
 
-    python bench/tool.py [--functions 2000] [--repeats 3] [--convopt PATH]
+    python -m bench.tool [--functions 2000] [--repeats 3] [--convopt PATH]
 """
 
 from __future__ import annotations
@@ -39,10 +40,11 @@ import tempfile
 import time
 from typing import Optional
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "test", "e2e"))
+from bench import host
+from bench.testsupport import load
 
-import harness  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+harness = load("harness")
 
 
 def configs(count: int, seed: int = 7) -> list[harness.Config]:
@@ -136,6 +138,36 @@ def models_dir() -> str:
     return os.path.join(HERE, "..", "test", "models")
 
 
+def report(functions: int, graphs: int, rows: dict, ratios: dict, lark_ratios: dict, sizes: dict, memory: list[dict]) -> str:
+    """The table of times, the ratios to torch-mlir-opt, start-up and memory."""
+    lines = [f"module: {functions} functions, {sizes[f'{functions} functions'] / 1e6:.1f} MB; {graphs} model graphs from test/models", ""]
+    lines.append(f"{'command':66} {'best s':>9} {'max RSS MiB':>12}")
+    for name, row in rows.items():
+        lines.append(f"{name:66} {'fails':>9}" if row is None else f"{name:66} {row[0]:9.3f} {row[1] / 1024:12.1f}")
+    lines.append("")
+    lines.append("convopt / torch-mlir-opt (target <= 3x):")
+    for label, ratio in ratios.items():
+        lines.append(f"  {label:30} {sizes[label] / 1e3:8.0f} KB  " + ("torch-mlir-opt fails" if ratio is None else f"{ratio:6.2f}x"))
+    lines.append("Lark alone (parse only, no-op callbacks) / torch-mlir-opt's whole lowering:")
+    for label, ratio in lark_ratios.items():
+        lines.append(f"  {label:30} {sizes[label] / 1e3:8.0f} KB  " + ("torch-mlir-opt fails" if ratio is None else f"{ratio:6.2f}x"))
+    su, st = rows["start-up (1 function): convopt"], rows["start-up (1 function): torch-mlir-opt"]
+    assert su is not None and st is not None
+    lines.append(f"convopt start-up: {su[0] * 1e3:.0f} ms, torch-mlir-opt {st[0] * 1e3:.0f} ms (target <= 60 ms); of convopt's, in the same run:")
+    for name in FLOOR:
+        row = rows[f"start-up floor: {name}"]
+        assert row is not None
+        lines.append(f"  {name:50} {row[0] * 1e3:5.0f} ms  ({row[0] / su[0]:4.0%})")
+    lines.append("peak memory of convopt --lower-conv-bwd (target <= 100 bytes per input byte):")
+    for m in memory:
+        lines.append(f"  {m['input']:30} {m['bytes'] / 1e6:7.2f} MB input -> {m['convopt_max_rss_kib'] / 1024:7.1f} MiB, {m['convopt_max_rss_kib'] * 1024 / m['bytes']:.1f} bytes of memory per input byte")
+    quarter, whole = memory[0], memory[2]
+    if whole["bytes"] > quarter["bytes"]:
+        slope = (whole["convopt_max_rss_kib"] - quarter["convopt_max_rss_kib"]) * 1024 / (whole["bytes"] - quarter["bytes"])
+        lines.append(f"  growth from {quarter['input']} to {whole['input']}: {slope:.1f} bytes per added input byte")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--functions", type=int, default=2000)
@@ -187,39 +219,23 @@ def main() -> None:
             memory.append({"input": f"{len(subset)} functions", "functions": len(subset), "bytes": os.path.getsize(part), "convopt_max_rss_kib": peak_rss([convopt, "--lower-conv-bwd", part])})
         for label, path in workloads[1:]:
             memory.append({"input": label, "bytes": sizes[label], "convopt_max_rss_kib": peak_rss([convopt, "--lower-conv-bwd", path])})
-    lines = [f"module: {args.functions} functions, {sizes[workloads[0][0]] / 1e6:.1f} MB; {len(models)} model graphs from test/models", ""]
-    lines.append(f"{'command':66} {'best s':>9} {'max RSS MiB':>12}")
-    for name, row in rows.items():
-        lines.append(f"{name:66} {'fails':>9}" if row is None else f"{name:66} {row[0]:9.3f} {row[1] / 1024:12.1f}")
-    lines.append("")
-    lines.append("convopt / torch-mlir-opt (target <= 3x):")
-    for label, ratio in ratios.items():
-        lines.append(f"  {label:30} {sizes[label] / 1e3:8.0f} KB  " + ("torch-mlir-opt fails" if ratio is None else f"{ratio:6.2f}x"))
-    lines.append("Lark alone (parse only, no-op callbacks) / torch-mlir-opt's whole lowering:")
-    for label, ratio in lark_ratios.items():
-        lines.append(f"  {label:30} {sizes[label] / 1e3:8.0f} KB  " + ("torch-mlir-opt fails" if ratio is None else f"{ratio:6.2f}x"))
-    su, st = rows["start-up (1 function): convopt"], rows["start-up (1 function): torch-mlir-opt"]
-    assert su is not None and st is not None
-    lines.append(f"convopt start-up: {su[0] * 1e3:.0f} ms, torch-mlir-opt {st[0] * 1e3:.0f} ms (target <= 60 ms); of convopt's, in the same run:")
-    for name in FLOOR:
-        row = rows[f"start-up floor: {name}"]
-        assert row is not None
-        lines.append(f"  {name:50} {row[0] * 1e3:5.0f} ms  ({row[0] / su[0]:4.0%})")
-    lines.append("peak memory of convopt --lower-conv-bwd (target <= 100 bytes per input byte):")
-    for m in memory:
-        lines.append(f"  {m['input']:30} {m['bytes'] / 1e6:7.2f} MB input -> {m['convopt_max_rss_kib'] / 1024:7.1f} MiB, {m['convopt_max_rss_kib'] * 1024 / m['bytes']:.1f} bytes of memory per input byte")
-    quarter, whole = memory[0], memory[2]
-    if whole["bytes"] > quarter["bytes"]:
-        slope = (whole["convopt_max_rss_kib"] - quarter["convopt_max_rss_kib"]) * 1024 / (whole["bytes"] - quarter["bytes"])
-        lines.append(f"  growth from {quarter['input']} to {whole['input']}: {slope:.1f} bytes per added input byte")
-    text = "\n".join(lines)
+    text = report(args.functions, len(models), rows, ratios, lark_ratios, sizes, memory)
     print(text)
-    os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "tool.json"), "w") as f:
-        json.dump({"functions": args.functions, "bytes": sizes, "seconds": {k: None if v is None else v[0] for k, v in rows.items()}, "ratios": ratios, "lark_ratios": lark_ratios, "memory": memory}, f, indent=1)
-    with open(os.path.join(args.out, "tool.txt"), "w") as f:
+    data = {"functions": args.functions, "bytes": sizes, "seconds": {k: None if v is None else v[0] for k, v in rows.items()},
+            "ratios": ratios, "lark_ratios": lark_ratios, "memory": memory}
+    write(args.out, data, text, {k: v for k, v in rows.items() if v is not None})
+
+
+def write(out: str, data: dict, text: str, rows: dict[str, tuple[float, int]]) -> None:
+    """out/tool.<host>.{json,txt,png}."""
+    os.makedirs(out, exist_ok=True)
+    where = host.meta()
+    stem = os.path.join(out, f"tool.{where['host_tag']}")
+    with open(stem + ".json", "w") as f:
+        json.dump({**where, **data}, f, indent=1)
+    with open(stem + ".txt", "w") as f:
         f.write(text + "\n")
-    chart({k: v for k, v in rows.items() if v is not None}, memory, os.path.join(args.out, "tool.png"))
+    chart(rows, data["memory"], stem + ".png")
 
 
 def chart(rows: dict[str, tuple[float, int]], memory: list[dict], path: str) -> None:

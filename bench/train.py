@@ -2,13 +2,13 @@
 eager PyTorch, Inductor (`torch.compile` default) and iree-turbine's
 `turbine_cpu` backend.
 
-    python bench/train.py [--models digits_cnn,resnet18,...] [--rounds 10] [--threads 1]
+    python -m bench.train [--models digits_cnn,resnet18,...] [--rounds 10] [--threads 1]
 
 Per model: the first step's time of each compiled variant (Dynamo, AOTAutograd
 and the compiler: cold; for convopt also with its on-disk cache warm, in a
 fresh Dynamo, "cached"), then the time of one training step (forward, loss,
 backward, SGD update) of each variant in interleaved rounds
-(bench/models.interleaved_samples: every round calls every variant once,
+(bench/timing.interleaved_samples: every round calls every variant once,
 starting one later each round), reported as the median over the rounds and
 the ratio to eager, Inductor and turbine as the median and quartiles of the
 per-round ratios.  A variant that fails to build is reported with its first
@@ -22,8 +22,8 @@ Models: "digits_cnn" (test/dynamo/training.py, batch 64) and any of
 test/models/model_zoo.py (their loss: the mean square of the output).
 torch and IREE run on --threads threads each.  The machines here are shared:
 the others' CPU share during the timed rounds is recorded
-(bench/load.OthersBusy) and printed.  Results: bench/results/train.txt and
-train.json; every table names the host CPU.
+(bench/load.OthersBusy) and printed.  Results: bench/results/train.<host>.txt
+and .json (<host>: bench/host.py's tag); every table names the host CPU.
 """
 
 from __future__ import annotations
@@ -31,10 +31,7 @@ from __future__ import annotations
 import argparse
 import copy
 import json
-import math
 import os
-import platform
-import subprocess
 import sys
 import tempfile
 import time
@@ -42,34 +39,26 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Optional
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "test" / "models"), str(ROOT / "test" / "dynamo")]
+import torch
+import torch.nn as nn
 
-import torch  # noqa: E402
-import torch.nn as nn  # noqa: E402
-from load import OthersBusy  # noqa: E402
-from models import interleaved_samples, median, quartiles  # noqa: E402
+from bench import host
+from bench.load import OthersBusy
+from bench.stats import median, quartiles
+from bench.testsupport import load
+from bench.timing import best_per_call, interleaved_samples
+
+HERE = Path(__file__).resolve().parent
 
 VARIANTS = ("eager", "inductor", "convopt", "convopt task", "turbine")
 
 
-def host_cpu() -> str:
-    """The CPU model, as bench/models.py's host line names it (calibrated.host_cpu_model)."""
-    from convopt.lowering.kernel.calibrated import host_cpu_model
-
-    return host_cpu_model() or platform.processor() or "unknown CPU"
-
-
 def model_and_batch(name: str) -> tuple[nn.Module, list[torch.Tensor]]:
     if name == "digits_cnn":
-        from training import DigitsCNN, digits
-
+        training = load("training")
         torch.manual_seed(0)
-        return DigitsCNN(), [digits()[0][:64]]
-    from model_zoo import MODELS
-
-    spec = MODELS[name]
+        return training.DigitsCNN(), [training.digits()[0][:64]]
+    spec = load("model_zoo").MODELS[name]
     torch.manual_seed(0)
     return spec.model(), [torch.randn(*s) for s in spec.inputs]
 
@@ -181,10 +170,10 @@ def run_model(name: str, rounds: int) -> dict:
     return row
 
 
-def overhead(repeats: int = 200) -> dict:
-    """Per-call overhead on a tiny model in inference (one graph), in us."""
-    import iree.runtime as rt
-
+def tiny_compiled():
+    """(model, input, compiled model, its runtime.Module): a tiny conv net in
+    inference through the convopt backend on local-sync (no thread wake-ups
+    in the times), the module recorded as the backend makes it."""
     import convopt.dynamo as cd
     from convopt.dynamo import runtime
 
@@ -201,12 +190,22 @@ def overhead(repeats: int = 200) -> dict:
         torch.manual_seed(0)
         model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.ReLU()).eval()
         x = torch.randn(1, 3, 8, 8)
-        compiled = torch.compile(model, backend=cd.backend, options={"driver": "local-sync"})  # no thread wake-ups in the times
+        compiled = torch.compile(model, backend=cd.backend, options={"driver": "local-sync"})
         with torch.no_grad():
             compiled(x)
     finally:
         runtime.Module.__init__ = init  # type: ignore[method-assign]
-    module = made[-1]
+    return model, x, compiled, made[-1]
+
+
+def overhead(repeats: int = 200) -> dict:
+    """Per-call overhead on a tiny model in inference (one graph), in us."""
+    import iree.runtime as rt
+
+    import convopt.dynamo as cd
+    from convopt.dynamo import runtime
+
+    model, x, compiled, module = tiny_compiled()
     params = [p.detach() for p in model.parameters()]
     args = [*params, x]  # AOTAutograd's order: parameters, then the input
     held: list = []
@@ -228,17 +227,6 @@ def overhead(repeats: int = 200) -> dict:
         with torch.no_grad():
             model(x)
 
-    def best_of(fns: dict, n: int, rounds: int = 20) -> dict:
-        """The fastest round's time per call of each, in us, the rounds interleaved."""
-        best = {k: math.inf for k in fns}
-        for _ in range(rounds):
-            for k, fn in fns.items():
-                start = time.perf_counter()
-                for _ in range(n):
-                    fn()
-                best[k] = min(best[k], (time.perf_counter() - start) / n)
-        return {k: 1e6 * v for k, v in best.items()}
-
     from torch.fx.experimental.proxy_tensor import make_fx
 
     big = torch.randn(64, 256, 64)  # 4 MiB, of which the graph reads one element: the input import against a copy
@@ -251,8 +239,8 @@ def overhead(repeats: int = 200) -> dict:
         finally:
             runtime._ALIGN = align
 
-    result = best_of({"invoke_us": invoke, "wrapper_us": wrapper, "call_us": call, "eager_us": eager}, repeats)
-    result.update(best_of({"read_4MiB_imported_us": lambda: big_call([big]), "read_4MiB_copied_us": big_copied}, 20))
+    result = best_per_call({"invoke_us": invoke, "wrapper_us": wrapper, "call_us": call, "eager_us": eager}, repeats)
+    result.update(best_per_call({"read_4MiB_imported_us": lambda: big_call([big]), "read_4MiB_copied_us": big_copied}, 20))
     result["overhead_us"] = result["call_us"] - result["invoke_us"]
     result["wrapper_overhead_us"] = result["wrapper_us"] - result["invoke_us"]
     result["dynamo_aot_us"] = result["call_us"] - result["wrapper_us"]
@@ -300,24 +288,25 @@ def main(argv: Optional[list[str]] = None) -> None:
     parser.add_argument("--models", default="digits_cnn,dynamic_batch_cnn,mobilenet_v2_slice")
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--out", default=str(HERE / "results" / "train"))
+    parser.add_argument("--out", default="", help="the results' path without .txt/.json (default: bench/results/train.<host>)")
     args = parser.parse_args(argv)
     import iree.runtime as rt
 
     rt.flags.parse_flags(f"--task_topology_max_group_count={args.threads}")
     torch.set_num_threads(args.threads)
     os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", tempfile.mkdtemp(prefix="inductor-"))  # Inductor's first step cold too
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
-    meta = {"cpu": host_cpu(), "commit": commit, "torch": torch.__version__, "threads": args.threads, "rounds": args.rounds}
+    where = host.meta()
+    meta = {**where, "cpu": where["machine"]["model"], "torch": torch.__version__, "threads": args.threads, "rounds": args.rounds}
+    out = args.out or str(HERE / "results" / f"train.{where['host_tag']}")
     rows = []
     for name in args.models.split(","):
         print(f"{name} ...", file=sys.stderr, flush=True)
         rows.append(run_model(name, args.rounds))
     ovh = overhead()
     text = report(rows, ovh, meta)
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out + ".txt").write_text(text)
-    Path(args.out + ".json").write_text(json.dumps({"meta": meta, "rows": rows, "overhead": ovh}, indent=1) + "\n")
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    Path(out + ".txt").write_text(text)
+    Path(out + ".json").write_text(json.dumps({"meta": meta, "rows": rows, "overhead": ovh}, indent=1) + "\n")
     print(text)
 
 

@@ -55,7 +55,7 @@ def _corpus(tmp: str) -> list[tuple[str, str, list[str]]]:
                     path = os.path.join(dirpath, f)
                     extra = ["--split-input-file"] if folder == "test/lit" else []
                     out.append((os.path.relpath(path, ROOT).replace("/", "_"), path, extra))
-    sys.path[:0] = [os.path.join(ROOT, "test", "e2e"), os.path.join(ROOT, "bench"), os.path.join(ROOT, "test", "e2e")]
+    sys.path[:0] = [os.path.join(ROOT, "test", "e2e"), ROOT]
     os.environ["CONVOPT_E2E_RANDOM"] = "110"
     import dataclasses
 
@@ -73,7 +73,7 @@ def _corpus(tmp: str) -> list[tuple[str, str, list[str]]]:
             fh.write(harness.torch_ir(cfg))
         out.append((f"e2e_{cfg.name}", path, []))
     try:
-        import tool
+        from bench import tool
 
         path = os.path.join(tmp, "bench_m300.mlir")
         with open(path, "w") as fh:

@@ -1,4 +1,4 @@
-"""bench/gpu_run.py, the prepared device run: its statistics and table
+"""bench/gpu_run.py (bench.gpu_run), the prepared device run: its statistics and table
 (always), and its CPU rehearsal end to end (CONVOPT_GPU_FULL=1, make
 test-full: two layers in f32 and bf16 and one model packed for llvm-cpu and
 run with IREE's local-task driver, every result within tolerance)."""
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from bench import gpu_run
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bench"))
-import gpu_run  # noqa: E402
 
 FULL = os.environ.get("CONVOPT_GPU_FULL") == "1"
 
@@ -41,9 +41,10 @@ def test_layer_inputs_reproduce() -> None:
     ones harness.inputs gives (the fingerprints taken when packing match)."""
     import numpy as np
 
-    sys.path.insert(0, str(ROOT / "test" / "e2e"))
-    import emitted
-    import harness
+    from bench import emitted
+    from bench.testsupport import load
+
+    harness = load("harness")
 
     layer = json.loads((ROOT / "bench" / "layers.json").read_text())["resnet-3x3-s2"]
     cfg = emitted.config("resnet-3x3-s2", layer, "bf16")
@@ -55,7 +56,7 @@ def test_layer_inputs_reproduce() -> None:
 
 @pytest.mark.skipif(not FULL, reason="CONVOPT_GPU_FULL=1 (make test-full): the CPU rehearsal compiles 10 modules")
 def test_cpu_rehearsal(tmp_path: Path) -> None:
-    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "gpu_run.py"), "--cpu-rehearsal", "--repeats", "1", "--out", str(tmp_path)], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "bench.gpu_run", "--cpu-rehearsal", "--repeats", "1", "--out", str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     rows = json.loads((tmp_path / "results.json").read_text())["rows"]
     assert len(rows) == 5 and all(all(r["ok"].values()) for r in rows)

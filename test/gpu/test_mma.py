@@ -6,14 +6,12 @@ for a tiny module (configurations only: about a second, no GPU)."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import gpu_compile
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-import mma  # noqa: E402
+from bench import mma
 
 # A contraction on the matrix cores (2x128x64 outputs, 64 reduced: 1M
 # multiply-adds) with a fused elementwise multiply (no reduction: not a

@@ -66,7 +66,7 @@ torch.mm), one run each (bench/README.md, "Packed matmuls"):
     1152x1568x128 bf16  135 / 336 / 265 / 388        f32  128 / 206 / 176 / 102
     64x147x6272   bf16   27 / 194 / 218 / 278        f32   79 / 106 / 108 / 83
 
-End to end (bench/emitted.py, results/emitted.matmul-tiles.txt) bf16 layers
+End to end (bench/emitted.py, bench/results/archive/emitted.matmul-tiles.txt) bf16 layers
 1.1-5.3x faster (dense layers), f32 1.0-1.3x.
 f16 is not listed (not measured)."""
 
