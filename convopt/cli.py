@@ -147,7 +147,8 @@ def normalize_argv(argv: list[str]) -> list[str]:
 @click.option(
     "--lower-pool-bwd",
     is_flag=True,
-    help="Lower torch.aten.avg_pool1d/2d/3d_backward (which torch-mlir and IREE do not lower) as the scatter of a depthwise convolution; alone or with --lower-conv-bwd.",
+    help="Lower the window ops torch-mlir and IREE do not lower for every argument: avg_pool1d/2d/3d_backward (the scatter of a depthwise "
+    "convolution), max_pool3d_with_indices_backward (by its indices) and the max-pool forward ops (values and indices); alone or with --lower-conv-bwd.",
 )
 @click.option("--stats", is_flag=True, help="Print, per lowered op, executed and useful multiply-adds and the form chosen (to stderr).")
 @click.option(

@@ -3,7 +3,9 @@ other op in torch-mlir's uniform form `op %a, %b {attrs} : A, B -> R`."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, NamedTuple, Optional
 
 from ..ir.attributes import FloatAttr, IntegerAttr, StringAttr, format_float
 from ..ir.core import Operation
@@ -258,6 +260,102 @@ SPLIT_WITH_SIZES = "torch.aten.split_with_sizes"
 LIST_UNPACK = "torch.prim.ListUnpack"
 NUM_TO_TENSOR = "torch.prim.NumToTensor.Scalar"
 
+# --- the window (pooling) ops: operands and the checks of their window parameters ---------------
+
+
+class Reduce(str, Enum):
+    """What a pooling window computes."""
+
+    AVG = "avg"
+    MAX = "max"
+
+
+class IntList(NamedTuple):
+    """A window parameter given as a constant list of 1 or rank ints (one
+    value is repeated): every value >= least; `empty`: the operand whose
+    values an empty list stands for; `half_kernel`: each value at most half
+    of kernel_size's (PyTorch's "pad should be at most half of kernel size")."""
+
+    least: int
+    empty: str = ""
+    half_kernel: bool = False
+
+
+class Flag(NamedTuple):
+    """A window parameter given as a constant bool."""
+
+
+class NonZeroInt(NamedTuple):
+    """An optional window parameter: torch.constant.none, or a constant int
+    other than 0."""
+
+
+WINDOW_PARAMS: dict[str, IntList | Flag | NonZeroInt] = {
+    "kernel_size": IntList(least=1),
+    "stride": IntList(least=1, empty="kernel_size"),
+    "padding": IntList(least=0, half_kernel=True),
+    "dilation": IntList(least=1),
+    "ceil_mode": Flag(),
+    "count_include_pad": Flag(),
+    "divisor_override": NonZeroInt(),
+}
+"""The window parameters of the pooling ops and their checks (PyTorch's
+pooling shape checks), in the order the ops take them; the lowering's
+validator (lowering/patterns/window.py) reads them by these names."""
+
+
+@dataclass(frozen=True)
+class WindowOp:
+    """A pooling op as torch declares it: its spatial rank, what its window
+    computes, forward or backward, whether it returns (forward) or takes
+    (backward) the argmax indices, and whether PyTorch wants the input at
+    least as large as the kernel (avg_pool3d's check_input_size)."""
+
+    rank: int
+    reduce: Reduce
+    backward: bool
+    indices: bool = False
+    input_covers_kernel: bool = False
+
+    @property
+    def operand_names(self) -> tuple[str, ...]:
+        """torch's signature: (grad_output,) self, the window parameters
+        (dilation for max pooling, the divisor's for average), (indices)."""
+        window = tuple(name for name in WINDOW_PARAMS if name not in _NOT_FOR[self.reduce])
+        return (*(("grad_output",) if self.backward else ()), "self", *window, *(("indices",) if self.backward and self.indices else ()))
+
+    @property
+    def window_params(self) -> tuple[str, ...]:
+        """The operands that are window parameters (WINDOW_PARAMS' keys)."""
+        return tuple(name for name in self.operand_names if name in WINDOW_PARAMS)
+
+
+_NOT_FOR = {Reduce.MAX: ("count_include_pad", "divisor_override"), Reduce.AVG: ("dilation",)}
+"""The window parameters a pooling op of each kind does not take."""
+
+
+WINDOW_OPS: dict[str, WindowOp] = {
+    AVG_POOL2D_BACKWARD: WindowOp(2, Reduce.AVG, backward=True),
+    AVG_POOL3D_BACKWARD: WindowOp(3, Reduce.AVG, backward=True, input_covers_kernel=True),
+    MAX_POOL2D_BACKWARD: WindowOp(2, Reduce.MAX, backward=True, indices=True),
+    MAX_POOL3D_WITH_INDICES_BACKWARD: WindowOp(3, Reduce.MAX, backward=True, indices=True),
+    MAX_POOL1D_VALUES: WindowOp(1, Reduce.MAX, backward=False),
+    MAX_POOL2D_VALUES: WindowOp(2, Reduce.MAX, backward=False),
+    MAX_POOL3D_VALUES: WindowOp(3, Reduce.MAX, backward=False),
+    MAX_POOL1D_WITH_INDICES: WindowOp(1, Reduce.MAX, backward=False, indices=True),
+    MAX_POOL2D: WindowOp(2, Reduce.MAX, backward=False, indices=True),
+    MAX_POOL3D: WindowOp(3, Reduce.MAX, backward=False, indices=True),
+}
+"""The pooling ops convopt reads, each declared once: its operands are
+named from it (`args(op).kernel_size`) and its window parameters checked
+as WINDOW_PARAMS says.  Adding a pooling variant: its entry here."""
+
+
+def window(op: Operation) -> WindowOp:
+    """The declaration of a pooling op."""
+    return WINDOW_OPS[op.name]
+
+
 _CONV_ARGS = ("stride", "padding", "dilation", "transposed", "output_padding", "groups")
 _ATEN = {
     CONVOLUTION_BACKWARD: ("grad_output", "input", "weight", "bias_sizes", *_CONV_ARGS, "output_mask"),
@@ -268,11 +366,7 @@ _ATEN = {
     FLATTEN: ("self", "start_dim", "end_dim"),
     SUM_DIM: ("self", "dim", "keepdim", "dtype"),
     ZEROS: ("size", "dtype", "layout", "device", "pin_memory"),
-    **{name: ("grad_output", "self", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override")
-       for name in (AVG_POOL2D_BACKWARD, AVG_POOL3D_BACKWARD)},
-    MAX_POOL3D_WITH_INDICES_BACKWARD: ("grad_output", "self", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "indices"),
-    **{name: ("self", "kernel_size", "stride", "padding", "dilation", "ceil_mode")
-       for name in (MAX_POOL1D_VALUES, MAX_POOL2D_VALUES, MAX_POOL3D_VALUES, MAX_POOL1D_WITH_INDICES, MAX_POOL2D, MAX_POOL3D)},
+    **{name: op.operand_names for name, op in WINDOW_OPS.items()},
 }
 """The aten ops convopt builds or lowers, with their operands' names
 (torch's signatures): `OPS[SLICE_TENSOR].args(op).step`."""

@@ -48,7 +48,7 @@ class PoolConfig:
         return lift(self.spatial, 1), lift(self.kernel, 1), lift(stride, 1), lift(padding, 0)
 
     def output_spatial(self) -> tuple[int, ...]:
-        from convopt.lowering.patterns.pool_bwd import pool_output_size
+        from convopt.lowering.kernel.relation import pool_output_size
 
         spatial, kernel, stride, padding = self.params()
         return tuple(pool_output_size(n, k, s, p, self.ceil_mode) for n, k, s, p in zip(spatial, kernel, stride, padding))

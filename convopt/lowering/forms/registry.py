@@ -55,6 +55,12 @@ BUILTIN: dict[str, str] = {"generic": "generic_form", "named": "named_form", "im
 folder that registers it.  A new built-in form is one new module here plus
 its line in this table."""
 
+WINDOW_FORMS: dict[str, str] = {"gather": "pool_gather", "scatter": "pool_scatter"}
+"""The built-in forms of the window kernels (pooling.py: max pooling's
+backward), loaded with BUILTIN: `auto` chooses among them as among the
+convolution's, but `--conv-form` (which names convolution forms) lists
+none of them and a forced convolution form leaves their choice to `auto`."""
+
 
 class Variant(NamedTuple):
     """One way a form can emit a request: its name (`peeled`, `padded`,
@@ -125,7 +131,7 @@ def register(form: FormDef) -> FormDef:
 
 def unregister(name: str) -> None:
     """Remove a form registered from outside BUILTIN (a test's)."""
-    if name in BUILTIN:
+    if name in BUILTIN or name in WINDOW_FORMS:
         raise ValueError(f"'{name}' is a built-in form")
     del _FORMS[name]
 
@@ -133,7 +139,14 @@ def unregister(name: str) -> None:
 def names() -> tuple[str, ...]:
     """The `--conv-form` choices: auto, the built-in forms, then the others
     registered, in registration order; imports no form."""
-    return (AUTO, *BUILTIN, *(n for n in _FORMS if n not in BUILTIN))
+    return (AUTO, *BUILTIN, *(n for n, f in _FORMS.items() if n not in BUILTIN and not _window_only(f)))
+
+
+def _window_only(form: FormDef) -> bool:
+    """A form of window kernels only (pooling.py), which `--conv-form` does not name."""
+    from ..kernel.relation import Kind  # the lowering's, imported when a form is registered
+
+    return not any(isinstance(k, Kind) for k in form.kinds)
 
 
 def _load() -> None:
@@ -141,7 +154,7 @@ def _load() -> None:
     global _loaded
     if _loaded:
         return
-    for name, module in BUILTIN.items():
+    for name, module in {**BUILTIN, **WINDOW_FORMS}.items():
         importlib.import_module(f"{__package__}.{module}")
         assert name in _FORMS, f"{module}.py registers no form '{name}'"
     _loaded = True
@@ -183,9 +196,10 @@ def choose(req: KernelRequest) -> Pick:
     """The form and variant of one kernel: under auto the cheapest variant
     of every candidate form serving req.kind (on equal cost the lower
     priority); a forced form's cheapest variant where it serves the kernel
-    and fits, else FALLBACK's."""
+    and fits, else FALLBACK's; auto's for a kernel FALLBACK does not serve
+    (a window kernel: the forced form is a convolution's)."""
     requested = req.choices.form
-    if requested == AUTO:
+    if requested == AUTO or req.kind not in form(FALLBACK).kinds:
         pick = cheapest([f for f in by_priority() if req.kind in f.kinds and f.candidate(req)], req)
     else:
         chosen = form(requested)

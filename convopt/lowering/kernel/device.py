@@ -102,11 +102,12 @@ class DeviceProfile:
         forward convolution's low padding P pads it by P at the high end
         too (zeros it does not read), as the forward does: IREE then pads
         the image once for both (one slow_memcpy dispatch fewer);
-    gather_max_pool: whether convopt-torch-to-linalg (--lower-forward-convs)
-        lowers aten.max_pool2d_with_indices_backward as one gathering
-        linalg.generic (patterns/max_pool.py) rather than leaving it to the
-        backend: IREE's own scatter fails on its GPU backends at
-        --iree-opt-level=O3, the gather builds
+    gather_max_pool: whether the profile builds the max-pool backward's
+        form gather (one gathering linalg.generic, forms/pool_gather.py: a
+        candidate of auto), and convopt-torch-to-linalg
+        (--lower-forward-convs) lowers aten.max_pool2d_with_indices_backward
+        with it rather than leaving it to the backend: IREE's own scatter
+        fails on its GPU backends at --iree-opt-level=O3, the gather builds
         (test/gpu/repro/maxpool_bwd_o3.mlir);
     bias_two_step: whether grad_bias with a dynamic size sums the spatial
         dims, then the batch (two reductions of contiguous dims) rather than

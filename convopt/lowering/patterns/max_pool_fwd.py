@@ -38,29 +38,30 @@ import math
 from dataclasses import dataclass
 from typing import Optional
 
-from ...diagnostics import position_of
 from ...dialects import OpDef, arith, definition, linalg, torch
-from ...dialects.func import FUNC
 from ...ir.affine import AffineMap, d
 from ...ir.attributes import IntegerAttr
 from ...ir.builder import Builder
 from ...ir.core import Operation, Value
 from ...ir.types import FloatType, i64, ranked
 from ...rewrite import Rewriter
+from ..forms.pooling import add_term, product
 from ..kernel.emit import Emitter, Ix
 from ..kernel.relation import Rel, extent, pool_outputs
-from .max_pool_bwd import MAX_POOL_FWD, MaxPoolSpec, read_max_pool_forward
+from .conv_spec import emitter_before
 from .options import KernelPattern
+from .window import WindowSpec, read_window_op, stats_line
 
 
-def pool_rels(em: Emitter, x: Value, spec: MaxPoolSpec) -> list[Rel]:
+def pool_rels(em: Emitter, x: Value, spec: WindowSpec) -> list[Rel]:
     """One relation per spatial dim of x [n, c, N...]: Nb = N, Ns the
     output size."""
     rels = []
+    w = spec.window
     for i in range(spec.rank):
         n = em.dim(x, 2 + i)
-        ns = pool_outputs(em, n, spec.kernel[i], spec.stride[i], spec.padding[i], spec.ceil_mode, spec.dilation[i])
-        rels.append(Rel(S=spec.stride[i], D=spec.dilation[i], P=spec.padding[i], K=spec.kernel[i], Ns=ns, Nb=n))
+        ns = pool_outputs(em, n, w.kernel[i], w.stride[i], w.padding[i], w.ceil_mode, w.dilation[i])
+        rels.append(Rel(S=w.stride[i], D=w.dilation[i], P=w.padding[i], K=w.kernel[i], Ns=ns, Nb=n))
     return rels
 
 
@@ -161,7 +162,7 @@ def first_position(em: Emitter, rels: list[Rel]):
     returns for a window with no tap inside the input (possible with
     dilation and padding: input 1, kernel 2, dilation 2, padding 1)."""
     nd = len(rels)
-    strides = [em.index(_product(em, [r.Nb for r in rels[i + 1:]])) if i < nd - 1 else None for i in range(nd)]
+    strides = [em.index(product(em, [r.Nb for r in rels[i + 1:]])) if i < nd - 1 else None for i in range(nd)]
     c = em.index
 
     def at(b: Builder) -> Value:
@@ -173,9 +174,7 @@ def first_position(em: Emitter, rels: list[Rel]):
             start = op(arith.MULI, linalg.index(b, 2 + i), c(r.S))
             k0 = op(arith.MAXSI, op(arith.CEILDIVSI, op(arith.SUBI, c(r.P), start), c(r.D)), c(0))
             pos = op(arith.SUBI, op(arith.ADDI, start, op(arith.MULI, k0, c(r.D))), c(r.P))
-            stride = strides[i]
-            term = pos if stride is None else op(arith.MULI, pos, stride)
-            flat = term if flat is None else op(arith.ADDI, flat, term)
+            flat = add_term(b, flat, pos, strides[i])
         assert flat is not None
         return flat
 
@@ -188,7 +187,7 @@ def flat_position(em: Emitter, rels: list[Rel], ceil_mode: bool):
     b = S*s + D*k - P and flat(b) = sum_i b_i * prod_{j > i} N_j."""
     nd = len(rels)
     sizes: list[Ix] = [r.Nb for r in rels]
-    strides = [em.index(_product(em, sizes[i + 1:])) if i < nd - 1 else None for i in range(nd)]
+    strides = [em.index(product(em, sizes[i + 1:])) if i < nd - 1 else None for i in range(nd)]
     bounds = [em.index(r.Nb) if overhangs(r, ceil_mode) else None for r in rels]
     consts = {v: em.index(v) for v in sorted({x for r in rels for x in (r.S, r.D) if x != 1} | {r.P for r in rels if r.P})}
 
@@ -203,32 +202,20 @@ def flat_position(em: Emitter, rels: list[Rel], ceil_mode: bool):
             tap = op(arith.MULI, linalg.index(b, 2 + nd + i), consts[r.D]) if r.D != 1 else linalg.index(b, 2 + nd + i)
             pos = op(arith.ADDI, pos, tap)
             pos = op(arith.SUBI, pos, consts[r.P]) if r.P else pos
-            bound, stride = bounds[i], strides[i]
+            bound = bounds[i]
             if bound is not None:  # 0 <= pos < N, as one unsigned compare
                 ok = arith.cmpi(b, "ult", pos, bound)
                 inside = ok if inside is None else op(arith.ANDI, inside, ok)
-            term = pos if stride is None else op(arith.MULI, pos, stride)
-            flat = term if flat is None else op(arith.ADDI, flat, term)
+            flat = add_term(b, flat, pos, strides[i])
         assert flat is not None
         return flat, inside
 
     return at
 
 
-def _product(em: Emitter, xs: list[Ix]) -> Ix:
-    """prod(xs), folded where static."""
-    out: Ix = 1
-    for x in xs:
-        out = em.mul(out, x)
-    return out
-
-
 def lower_max_pool_forward(op: Operation, rewriter: Rewriter, stats: Optional[list[str]] = None) -> None:
-    spec = read_max_pool_forward(op)
-    _, with_indices = MAX_POOL_FWD[op.name]
-    func = op.ancestor(FUNC)
-    assert func is not None
-    em = Emitter(Builder.before(op), func)
+    spec = read_window_op(op)
+    em = emitter_before(op)
     x = em.to_builtin(torch.args(op).self)
     dtype = ranked(x.type).element_type
     assert isinstance(dtype, FloatType)
@@ -236,16 +223,22 @@ def lower_max_pool_forward(op: Operation, rewriter: Rewriter, stats: Optional[li
     if not spec.batched:  # [C, s...] -> [1, C, s...]
         x = em.expand(x, groups, [1, *em.shape(x)])
     rels = pool_rels(em, x, spec)
-    xp = padded_input(em, x, rels, spec.ceil_mode)
+    xp = padded_input(em, x, rels, spec.window.ceil_mode)
     results = [max_values(em, xp, rels, dtype)]
-    if with_indices:
-        results.append(max_indices(em, xp, results[0], rels, spec.ceil_mode))
+    if spec.op.indices:
+        results.append(max_indices(em, xp, results[0], rels, spec.window.ceil_mode))
     if not spec.batched:
         results = [em.collapse(v, groups) for v in results]
     values = [em.from_builtin(v, r.type) for v, r in zip(results, op.results)]  # type: ignore[arg-type]
     if stats is not None:
-        stats.append(f"{position_of(op)}: {op.name}: gather over {'x'.join(str(k) for k in spec.kernel)} taps")
+        stats.append(stats_line(op, "result", "reduction", len(results), len(results) * taps_visited(ranked(x.type).shape[:2], rels)))
     rewriter.replace_op(op, values)
+
+
+def taps_visited(lead: tuple, rels: list[Rel]) -> int:
+    """n*c*prod(Ns)*prod(K): the taps one reduction visits (0 where a size is dynamic)."""
+    sizes = [*lead, *(r.Ns for r in rels), *(r.k for r in rels)]
+    return math.prod(sizes) if all(isinstance(s, int) for s in sizes) else 0
 
 
 @dataclass(frozen=True)

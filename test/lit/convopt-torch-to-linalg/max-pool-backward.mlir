@@ -39,7 +39,7 @@ func.func @stem(%g: !torch.vtensor<[2,4,8,8],f32>, %x: !torch.vtensor<[2,4,16,16
   return %r : !torch.vtensor<[2,4,16,16],f32>
 }
 
-func.func @ceil_mode(%g: !torch.vtensor<[2,4,8,8],f32>, %x: !torch.vtensor<[2,4,16,16],f32>, %idx: !torch.vtensor<[2,4,8,8],si64>) -> !torch.vtensor<[2,4,16,16],f32> {
+func.func @ceil_mode(%g: !torch.vtensor<[2,4,9,9],f32>, %x: !torch.vtensor<[2,4,16,16],f32>, %idx: !torch.vtensor<[2,4,9,9],si64>) -> !torch.vtensor<[2,4,16,16],f32> {
   %int1 = torch.constant.int 1
   %int2 = torch.constant.int 2
   %int3 = torch.constant.int 3
@@ -48,6 +48,6 @@ func.func @ceil_mode(%g: !torch.vtensor<[2,4,8,8],f32>, %x: !torch.vtensor<[2,4,
   %s = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
   %p = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
   %d = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
-  %r = torch.aten.max_pool2d_with_indices_backward %g, %x, %k, %s, %p, %d, %true, %idx : !torch.vtensor<[2,4,8,8],f32>, !torch.vtensor<[2,4,16,16],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.vtensor<[2,4,8,8],si64> -> !torch.vtensor<[2,4,16,16],f32>
+  %r = torch.aten.max_pool2d_with_indices_backward %g, %x, %k, %s, %p, %d, %true, %idx : !torch.vtensor<[2,4,9,9],f32>, !torch.vtensor<[2,4,16,16],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.vtensor<[2,4,9,9],si64> -> !torch.vtensor<[2,4,16,16],f32>
   return %r : !torch.vtensor<[2,4,16,16],f32>
 }
