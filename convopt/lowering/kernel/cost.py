@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 from ...ir.types import RankedTensorType
-from .emit import Emitter, Ix
+from .emit import IndexArith, Ix
 from .relation import Kind, Rel, Strategy, pieces
 
 DYNAMIC_SIZE = 16
@@ -41,7 +41,27 @@ each)."""
 
 
 @dataclass(frozen=True)
-class Work:
+class Units:
+    """The units of work, one field each: a Work counts them, a Costs
+    prices one of each (the one list of them; FIELDS)."""
+
+    generic: float = 0.0
+    generic_weight: float = 0.0
+    generic_depthwise: float = 0.0
+    matmul: float = 0.0
+    matmul_result: float = 0.0
+    matmul_op: float = 0.0
+    named: float = 0.0
+    named_depthwise: float = 0.0
+    named_weight: float = 0.0
+    copy_byte: float = 0.0
+    dispatch: float = 0.0
+    packed: float = 0.0
+    named_strided: float = 0.0
+
+
+@dataclass(frozen=True)
+class Work(Units):
     """What one variant of a form does for a kernel.  The multiply-adds
     are executed ones (padded positions too), by what runs them:
     generic (a gather or scatter), generic_weight (a weight kernel),
@@ -64,20 +84,6 @@ class Work:
     runs far slower per multiply-add than the stride-1 ones (unet-up's
     grad_input 2.6x im2col's time, convopt-calibrate on a Zen 5 host)."""
 
-    generic: float = 0.0
-    generic_weight: float = 0.0
-    generic_depthwise: float = 0.0
-    matmul: float = 0.0
-    matmul_result: float = 0.0
-    matmul_op: float = 0.0
-    named: float = 0.0
-    named_depthwise: float = 0.0
-    named_weight: float = 0.0
-    copy_byte: float = 0.0
-    dispatch: float = 0.0
-    packed: float = 0.0
-    named_strided: float = 0.0
-
     def __add__(self, other: Work) -> Work:
         return Work(*(getattr(self, f) + getattr(other, f) for f in FIELDS))
 
@@ -86,7 +92,7 @@ class Work:
         return sum(getattr(self, f) for f in MAC_FIELDS)
 
 
-FIELDS = tuple(f.name for f in fields(Work))
+FIELDS = tuple(f.name for f in fields(Units))
 """The units of Work, in order: the features bench/costfit.py fits."""
 
 MAC_FIELDS = ("generic", "generic_weight", "generic_depthwise", "matmul", "named", "named_depthwise", "named_weight", "packed", "named_strided")
@@ -117,7 +123,7 @@ def within_fit(works: Sequence[Work]) -> list[bool]:
 
 
 @dataclass(frozen=True)
-class Costs:
+class Costs(Units):
     """A device class's measured cost of one unit of each Work field (ns
     per multiply-add, result element, byte, dispatch), and the build cost
     of a dispatch (IREE's build CPU seconds per dispatch over the runs a
@@ -135,19 +141,6 @@ class Costs:
     (audio_encoder 1.12, resnet50_slim 1.05, shufflenet_v2 1.05) and built
     no faster."""
 
-    generic: float = 0.0
-    generic_weight: float = 0.0
-    generic_depthwise: float = 0.0
-    matmul: float = 0.0
-    matmul_result: float = 0.0
-    matmul_op: float = 0.0
-    named: float = 0.0
-    named_depthwise: float = 0.0
-    named_weight: float = 0.0
-    copy_byte: float = 0.0
-    dispatch: float = 0.0
-    packed: float = 0.0
-    named_strided: float = 0.0
     build: float = 0.0
     peel_build: float = 0.0
 
@@ -172,16 +165,8 @@ def generic_rate(kind: Kind, roles: dict[str, Ix]) -> str:
     return "generic_weight" if kind == Kind.WEIGHT else "generic"
 
 
-class _Folding(Emitter):
-    """An Emitter for static sizes only: index arithmetic on ints folds
-    (Emitter's own), and there is no builder to emit with."""
-
-    def __init__(self) -> None:  # noqa: D107 - no function to emit into
-        pass
-
-
-FOLD: Emitter = _Folding()
-"""The emitter the cost model cuts static dims with (pieces, choose_strategy)."""
+FOLD = IndexArith()
+"""The index arithmetic the cost model cuts static dims with (pieces, choose_strategy)."""
 
 
 def size(x: Ix) -> int:

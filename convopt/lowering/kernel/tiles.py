@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from ...ir.core import Value
 from .device import DeviceProfile
-from .emit import Emitter, Ix
+from .emit import Emitter, IndexArith, Ix
 from .outputs import Outputs
 from .phases import PhaseOutputs, interleavable
 from .relation import PIECES, Kind, Piece, Rel, Span, Strategy, pieces
@@ -65,7 +65,7 @@ class KernelPlan:
         return list(itertools.product(*self.per_dim))
 
 
-def choose_strategy(kind: Kind, em: Emitter, r: Rel, policy: Peel, device: DeviceProfile) -> Strategy:
+def choose_strategy(kind: Kind, em: IndexArith, r: Rel, policy: Peel, device: DeviceProfile) -> Strategy:
     """How to cut one dim: scatter by taps (by output phases over the
     flipped weight when the kernel size is dynamic or the device profile
     says scatter_phases); a static dim is "peeled" when its "padded" form
