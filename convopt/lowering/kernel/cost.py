@@ -125,24 +125,17 @@ def within_fit(works: Sequence[Work]) -> list[bool]:
 @dataclass(frozen=True)
 class Costs(Units):
     """A device class's measured cost of one unit of each Work field (ns
-    per multiply-add, result element, byte, dispatch), and the build cost
-    of a dispatch (IREE's build CPU seconds per dispatch over the runs a
-    build is amortized on): `build` between forms, `peel_build` between the
-    variants of one form.
-
-    Why two (bench/README.md, "Build cost between a form's variants"):
-    with one weight of 4000 ns both kinds of choice moved.  Between the
-    variants of one form (im2col pieces -> padded, generic pieces ->
-    compact: 5-80x fewer dispatches priced 10-35% slower) the steps ran as
-    fast (c3d 0.98, efficientnet_se 1.00, dcgan 0.99) and built in
-    0.44-0.72x the CPU seconds; between forms (im2col -> generic on small
-    kernels: 2-3 dispatches fewer priced 1.2-2.2x slower, where the fit's
-    errors across forms are of that size) the steps ran slower
-    (audio_encoder 1.12, resnet50_slim 1.05, shufflenet_v2 1.05) and built
-    no faster."""
+    per multiply-add, result element, byte, dispatch); the build cost of a
+    dispatch (IREE's build CPU time per dispatch over the runs a build is
+    amortized on): `build` between forms, `peel_build`, larger, between the
+    variants of one form (docs/decisions.md, peel_build); and
+    `peel_waste`: the `pieces` variant peels a static dim where zero
+    padding would waste more than this fraction of its multiply-adds
+    (tiles.choose_strategy; docs/decisions.md, peel_waste)."""
 
     build: float = 0.0
     peel_build: float = 0.0
+    peel_waste: float = 0.05
 
     def time(self, work: Work) -> float:
         """The estimated run time of work, ns."""
