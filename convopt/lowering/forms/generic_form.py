@@ -120,13 +120,9 @@ def generic_tile(em: Emitter, req: KernelRequest, plan: KernelPlan, tile: Tile, 
 
 COMPACT_MIN_KERNEL = 3
 """Only depthwise kernels at least this wide in every dim (3x3, 5x5, 7x7)
-have a compact variant, which competes with the pieces by cost (with the
-build weight between a form's variants, cost.Costs.peel_build).  3x3 was
-left out while a 3-wide dim's few ops (3 taps, 3 peeled pieces) cost no
-build: with peel_build, MobileNetV2's and ShuffleNetV2's 8x8 3x3 weight
-and gather kernels take it (18 pieces -> 1 op each), steps 1.01
-[0.99-1.06] and 0.98 [0.77-1.02], builds 0.78x and 0.88x
-(bench/README.md, "Build cost between a form's variants")."""
+have a compact variant, which competes with the pieces by cost (the build
+weighed between a form's variants, cost.Costs.peel_build; docs/decisions.md,
+compact)."""
 
 
 def generic_work(req: KernelRequest) -> Work:

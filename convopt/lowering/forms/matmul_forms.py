@@ -525,11 +525,9 @@ def packed(v: Variant) -> Optional[Variant]:
     where it has one matmul that mmt4d_plan tiles: its multiply-adds become
     `packed` ones (padded to the tiles), plus the bytes the packs and the
     unpack write, E*(m*k + k*n) + A*m*n, and their 2 dispatches (IREE
-    makes the pack of the im2col columns a dispatch of its own: c3d's step,
-    161 us for a [4096, 432] operand beside its 329 us mmt4d).  Not the
-    scatter: its packed col2im matmul ran 1.49x slower than the plain one
-    (resnet-3x3-s2 grad_input, convopt-calibrate on a Zen 5 host;
-    conv3d-video's 1.3x in packed.F32_TILES)."""
+    makes the pack of the im2col columns a dispatch of its own).  Not the
+    scatter: its packed col2im matmul ran slower than the plain one
+    (docs/decisions.md, packed)."""
     tiles = v.req.choices.device.packed_tiles
     shape = one_matmul(v.req) if tiles and not v.req.choices.tiles and v.req.kind != Kind.SCATTER else None
     plan = mmt4d_plan(*shape, str(ranked(v.req.ins[0].type).element_type), tiles) if shape else None

@@ -32,12 +32,7 @@ from .relation import Kind, Rel, Strategy, pieces
 
 DYNAMIC_SIZE = 16
 """What a dynamic batch, group count or spatial size counts as: a batch
-people train with on CPUs (2-8 in the model suite).  Where the choice
-depends on it, it is a trade: dynamic_batch_cnn (bench/README.md, "A
-dynamic batch") ran 0.90x the time of its choices at 2^14 with batch 3
-and 1.08x with batch 32, and built in 0.79x the CPU seconds (89 linalg
-ops, not 181: padded weight and gather kernels instead of 28 pieces
-each)."""
+people train with on CPUs (docs/decisions.md, DYNAMIC_SIZE)."""
 
 
 @dataclass(frozen=True)
@@ -107,9 +102,7 @@ decides what may compete: see within_fit."""
 SMALL_MIN_EFFICIENCY = 0.9
 """Below FITTED_MIN_MACS a variant competes only if it executes at most
 1/SMALL_MIN_EFFICIENCY of the multiply-adds of the most exact one (SPEC
-section 5's efficiency target): without, the per-dispatch and per-matmul
-costs make zero padding win on every tiny kernel (the e2e matrix's
-efficiency geomean fell to 0.897, under its bound 0.9)."""
+section 5's efficiency target; docs/decisions.md, within_fit)."""
 
 
 def within_fit(works: Sequence[Work]) -> list[bool]:

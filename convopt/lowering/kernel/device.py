@@ -11,11 +11,11 @@ machine's /proc/cpuinfo once and stands for the class found there.
     gpu     IREE's GPU backends (rocm, cuda, vulkan-spirv)
     host    this machine's CPU class (avx512, avx2 or cpu from its flags)
 
-Each class is a `DeviceProfile`: what the forms of ../forms/ can build
-for it and the measured costs `auto` compares them by (`costs`,
-cost.py; registry.choose gets the profile as `req.choices.device`).  The numbers are
-measurements (bench/README.md); a class whose numbers equal `cpu`'s emits
-`cpu`'s bytes.
+Each class is a `DeviceProfile`: what its target builds (`Builds`) and
+the measured costs `auto` compares the forms by (`costs`, cost.py;
+registry.choose gets the profile as `req.choices.device`).  The
+measurements behind them are in docs/decisions.md; a class whose numbers
+equal `cpu`'s emits `cpu`'s bytes.
 """
 
 from __future__ import annotations
@@ -125,42 +125,17 @@ AVX2_COSTS = Costs(
 )
 """The costs of the two x86 classes (ns per multiply-add, result element,
 byte, matmul and dispatch; cost.py), fitted by bench/costfit.py on every
-kernel of bench/results/forms.avx512.json, forms.avx2.json,
-forms-peel.avx512.json and forms-peel.avx2.json (bench/forms.py: each
-kernel of bench/layers.json and of the convolutions of the test/models
-models alone, f32, every form and peel policy, IREE targeting this AVX-512
-host and znver2, best of 15 on a busy machine; 338 distinct timed
-candidates of 146 kernels per class): non-negative least squares on the
-relative error, with a constant per kernel run (the module call, ~16 us,
-the same for every form: left out here), |predicted / measured - 1|
-median 0.25 (AVX-512), 0.23 (AVX2).  Validated by leaving each model
-family out (bench/README.md, "Cost model"; results/costfit.txt): the pick
-within 10% of the best measured form for 136 of 146 held-out kernels per
-class.  What they say: a matmul multiply-add is 4.8x (AVX-512) and 3.6x
-(AVX2) cheaper than a channels-first linalg.generic one (20x and 13x for a
-weight kernel), but each matmul costs 3.6 us (its result elements then
-nothing more); the channels-last dense convolution is 2.2x cheaper per
-multiply-add than the matmul on AVX-512 and 2.9x dearer on AVX2 (the
-former channels_last_dense = False of avx2); a copied byte 0.11-0.12 ns; a
-dispatch 0.13 us.  named_strided is named's (not told apart by that fit;
-convopt-calibrate fits it on the host).  build: IREE's build CPU time per dispatch, 0.12 s
-(median over the models of bench/README.md's final runs: (convopt's build -
-the raw import's) / (convopt's dispatches - the raw import's),
-0.08-0.15 s), amortized over 10^5 runs between forms (a policy,
-bench/costfit.py BUILD_RUNS) and over 3*10^4 runs between the variants of
-one form (peel_build, bench/costfit.py PEEL_BUILD_RUNS: measured, see
-cost.Costs)."""
+kernel of bench/results/forms*.avx512.json and forms*.avx2.json
+(docs/decisions.md, class_costs); build and peel_build: IREE's build CPU
+time per dispatch amortized over 10^5 and 3*10^4 runs (build, peel_build)."""
 
 CPU_COSTS = Costs(**{f: math.sqrt(getattr(AVX512_COSTS, f) * getattr(AVX2_COSTS, f)) for f in (*FIELDS, "build", "peel_build")})
 """`cpu`, any x86-64 CPU: the geometric mean of the two classes' costs,
-each unit weighted alike on both (where the classes disagree, e.g. the
-dense channels-last scatter, the form whose time ratio is larger on one
-class wins: conv_2d_nhwc_hwcf 9.4x faster than col2im on AVX-512 for
-resnet-3x3-s1, 2.96x slower on AVX2)."""
+each unit weighted alike on both."""
 
 GPU_COSTS = Costs(generic=1.0, generic_weight=1.0, generic_depthwise=1.0, peel_waste=1.0)
 """`gpu`: not measured; only linalg.generic builds there, whose variants
-(pieces, compact) emit the same IR on this profile (padded, by phases)."""
+(pieces, compact) emit the same IR there (padded, by phases: peel_waste 1)."""
 
 PROFILES: dict[Device, DeviceProfile] = {
     Device.CPU: DeviceProfile(Device.CPU, costs=CPU_COSTS),
