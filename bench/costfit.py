@@ -114,7 +114,10 @@ def request_of(layer_name: str, layer: dict, dtype: str):
 
 
 def with_choices(req, **changes):
-    return dataclasses.replace(req, choices=dataclasses.replace(req.choices, **changes))
+    """req with other choices, its emission decided again (tiles.decide)."""
+    from convopt.lowering.kernel.tiles import decide
+
+    return decide(dataclasses.replace(req, choices=dataclasses.replace(req.choices, **changes)))
 
 
 def candidate(label: str, req):

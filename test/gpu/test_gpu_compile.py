@@ -241,7 +241,7 @@ def test_known_failures_are_reproduced() -> None:
 SMALL_WGRAD = harness.C("r50_wgrad", 2, batch=4, cin=8, cout=8, spatial=16, kernel=3, padding=1, mask=(False, True, False), dtype="bf16")
 """resnet50_slim's bottleneck 3x3 weight kernel (8 -> 8 channels, 16x16,
 batch 4), which failed for rocm in bf16 and f16 until the GPU profile wrote
-weight accumulators kernel dims first (device.py weight_spatial_first)."""
+weight accumulators kernel dims first (request.Emission weight_spatial_first)."""
 
 
 @pytest.mark.parametrize("dtype", ["bf16", "f16"])

@@ -19,12 +19,13 @@ from convopt.lowering.kernel.cost import FIELDS, FITTED_MIN_MACS, Costs, Work, d
 from convopt.lowering.kernel.device import AVX2_COSTS, AVX512_COSTS, CPU_COSTS, PROFILES, Device
 from convopt.lowering.kernel.relation import Kind, Rel, Strategy
 from convopt.lowering.kernel.request import KernelChoices, KernelRequest, Peel
+from convopt.lowering.kernel.tiles import decide
 
 
 def request(kind: Kind, n: int, g: int, ca: int, cb: int, rels: list[Rel], device: Device = Device.CPU, costs: Costs | None = None, form: str = "auto", peel: Peel = Peel.AUTO) -> KernelRequest:
     profile = PROFILES[device] if costs is None else replace(PROFILES[device], costs=costs)
     roles = {"n": n, "g": g, "ca": ca, "cb": cb}
-    return KernelRequest(kind, (None, None), ((), ()), (), rels, roles, [r.Ns for r in rels], None, KernelChoices(peel=peel, form=form, device=profile))  # type: ignore[arg-type]
+    return decide(KernelRequest(kind, (None, None), ((), ()), (), rels, roles, [r.Ns for r in rels], None, KernelChoices(peel=peel, form=form, device=profile)))  # type: ignore[arg-type]
 
 
 PADDED_1D = Rel(S=1, D=1, P=1, K=3, Ns=8, Nb=8)  # 8 positions, 3 taps, one zero at each end
@@ -116,7 +117,8 @@ def test_variants_offered():
     assert compact(request(Kind.SCATTER, 2, 32, 4, 4, seven)) is None  # dense
     assert compact(request(Kind.SCATTER, 2, 32, 1, 1, seven, peel=Peel.ALWAYS)) is None  # a peel asked for is kept
     one_op = compact(request(Kind.SCATTER, 2, 32, 1, 1, seven))
-    assert one_op is not None and one_op.choices.peel == Peel.NEVER and one_op.choices.device.scatter_phases
+    assert one_op is not None and one_op.choices.peel == Peel.NEVER and one_op.emission.strategies == (Strategy.PHASES,) * 2
+    assert one_op.choices.device == PROFILES[Device.CPU]  # the variant is its emission, not another profile
     assert [v.name for v in im2col_variants(request(Kind.SCATTER, 2, 1, 8, 8, STRIDED))] == ["pieces"]  # col2im has no pieces
     assert [v.name for v in im2col_variants(request(Kind.GATHER, 2, 1, 8, 8, [Rel(S=1, D=1, P=0, K=3, Ns=6, Nb=8)]))] == ["pieces"]  # nothing to peel
 

@@ -3,10 +3,15 @@ CPU flags for `host`, the option on the passes, the CLI and the API."""
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import pytest
 
 import convopt
-from convopt.lowering.kernel.device import PROFILES, Device, host_device, read_host_device
+from convopt.lowering.kernel.device import PROFILES, Builds, Device, host_device, read_host_device
+from convopt.lowering.kernel.relation import Kind, Rel, Strategy
+from convopt.lowering.kernel.request import Emission, KernelChoices, KernelRequest, Peel
+from convopt.lowering.kernel.tiles import decide
 from convopt.lowering.patterns.options import KernelPass
 from convopt.passes import PipelineError, make_pass
 
@@ -73,11 +78,28 @@ def test_gpu_output_differs_only_in_the_gpu_forms():
 
 
 def test_gpu_profile_alone_takes_the_build_time_forms():
-    # The forms that cut IREE's GPU dispatches are the GPU profile's only:
-    # the CPU classes keep their bytes (test/snapshot.py).
-    fields = ("interleave_phases", "dense_taps", "symmetric_pad", "tap_weight_first")
+    # What IREE's GPU pipelines cannot build is the GPU profile's only: the
+    # CPU classes build everything and keep their bytes (test/snapshot.py).
     for device, prof in PROFILES.items():
-        assert all(getattr(prof, f) == (device == Device.GPU) for f in fields), device
+        assert all(getattr(prof.builds, f.name) == (device != Device.GPU) for f in fields(Builds)), device
+
+
+def test_the_emission_follows_what_the_target_builds():
+    rels = [Rel(S=2, D=1, P=1, K=3, Ns=4, Nb=8)] * 2
+    roles = {"n": 2, "g": 1, "ca": 4, "cb": 4}
+
+    def decided(device: Device, kind: Kind = Kind.SCATTER, peel: Peel = Peel.AUTO) -> Emission:
+        req = KernelRequest(kind, (None, None), ((), ()), (), rels, roles, [8, 8], None, KernelChoices(peel=peel, device=PROFILES[device]))  # type: ignore[arg-type]
+        return decide(req).emission
+
+    cpu, gpu = decided(Device.CPU), decided(Device.GPU)
+    assert cpu.strategies == (Strategy.TAPS,) * 2 and gpu.strategies == (Strategy.PHASES,) * 2  # GPU: no in-place per-tap updates
+    assert not any((cpu.interleave_phases, cpu.dense_taps, cpu.image_first, cpu.weight_spatial_first, cpu.tap_weight_first, cpu.symmetric_pad))
+    assert all((gpu.interleave_phases, gpu.dense_taps, gpu.image_first, gpu.weight_spatial_first, gpu.tap_weight_first, gpu.symmetric_pad))
+    # the gather's border pieces: peeled where padding wastes more than the costs' peel_waste (CPU), never on the GPU (1.0)
+    assert decided(Device.CPU, Kind.GATHER).strategies == (Strategy.PEELED,) * 2
+    assert decided(Device.GPU, Kind.GATHER).strategies == (Strategy.PADDED,) * 2
+    assert decided(Device.CPU, Kind.GATHER, Peel.NEVER).strategies == (Strategy.PADDED,) * 2
 
 
 def test_interleave_takes_static_strided_phases_only():

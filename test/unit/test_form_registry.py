@@ -165,7 +165,7 @@ def test_builtin_forms_register_themselves():
 
 def request(kind: Kind, n: int, g: int, ca: int, cb: int, rels: list[Rel], form: str = "auto", channels_last: bool = True) -> KernelRequest:
     """A request as the choice sees it (no IR: the checks read only sizes)."""
-    device = replace(PROFILES[Device.CPU], channels_last=channels_last)
+    device = replace(PROFILES[Device.CPU], builds=replace(PROFILES[Device.CPU].builds, channels_last=channels_last))
     roles = {"n": n, "g": g, "ca": ca, "cb": cb}
     return KernelRequest(kind, (None, None), ((), ()), (), rels, roles, [r.Ns for r in rels], None, KernelChoices(form=form, device=device))  # type: ignore[arg-type]
 

@@ -13,19 +13,17 @@ depthwise op c = f = g and W has no c):
 
 and, depthwise only, the weight kernel with the batch folded into the
 channels (a depthwise convolution whose "kernel" is A, strides D and
-dilations S; the dense weight kernel as a named convolution runs 100x
-slower under IREE than im2col + matmul, bench/README.md):
+dilations S):
 
     weight   P[0, k..., (n, g)] = sum_s  B[0, D*k + S*s - P ..., (n, g)] * A[s..., (n, g)]
              out[g, k...]        = sum_n P[0, k..., (n, g)]
 
-IREE vectorizes these along the contiguous channel dim (the channels-first
-generic reductions run at a few GFLOP/s; the col2im form of the scatter
-spends a third of its time in per-tap copies).  Every window is cut or
+IREE vectorizes these along the contiguous channel dim.  Every window is cut or
 zero-padded to exactly the positions it reads, so the multiply-adds
 executed are those of the padded generic form.  The flipped weight is a
 copy of G*Ca*Cb*K... values, 1/(N*Ns...) of the multiply-adds (SPEC allows
-a copy below 1%; channels_last_fits checks it).  Static shapes only.
+a copy below 1%; measured_faster checks it).  Where the form is taken:
+docs/decisions.md, channels_last_kernels.
 """
 
 from __future__ import annotations
@@ -52,23 +50,18 @@ from .named import ints_attr
 
 MIN_EFFICIENCY = 0.9
 """The windows multiply the padded positions too: below this fraction of
-useful multiply-adds the kernel keeps its other forms (peeled, col2im)."""
+useful multiply-adds the kernel keeps its other forms (docs/decisions.md,
+MIN_EFFICIENCY)."""
 
 MAX_FLIP_FRACTION = 0.01
 """The flipped weight of a scatter may hold at most this fraction of its
 multiply-adds (SPEC section 5)."""
 
 DENSE_LANES = 8
-"""auto considers a dense channels-last convolution (conv_2d_nhwc_hwcf) only
-when its output channels F (a scatter's Cb, a gather's Ca) are at most this
-or a multiple of it: IREE 3.13 vectorizes F by 8 f32 lanes on x86, and with
-F > 8 not a multiple of 8 the convolution ran 4.5-9.5x slower than im2col
-(bench/forms.py, AVX2 host, 3x3 stride-1 grad_input, batch 2, 16x16 unless
-said: F = 12 4.49x, 20 5.29x, 28 9.50x, 12 on 32x32 5.19x, 12 from 32
-channels 6.09x; inception_small red.bd.1 (F = 12) 3.70x), while F = 4, 6,
-8, 16, 24 and 40 ran 0.62-1.13x im2col's time.  Not measured on AVX-512
-(16 lanes): the rule is the one measured, for every CPU class.  A forced
-`--conv-form=named` still takes it."""
+"""auto considers a dense channels-last convolution only when its output
+channels F (a scatter's Cb, a gather's Ca) are at most this or a multiple
+of it: IREE vectorizes F by 8 f32 lanes on x86 (docs/decisions.md,
+DENSE_LANES).  A forced `--conv-form=named` still takes it."""
 
 
 def whole_lanes(kind: Kind, roles: dict[str, Ix]) -> bool:
@@ -78,11 +71,9 @@ def whole_lanes(kind: Kind, roles: dict[str, Ix]) -> bool:
 
 _DEPTHWISE = {1: linalg.conv_name(1, "_nwc_wc", depthwise=True), 2: linalg.conv_name(2, "_nhwc_hwc", depthwise=True)}
 _DENSE = {2: linalg.conv_name(2, "_nhwc_hwcf"), 3: linalg.conv_name(2, "_nhwc_hwcf")}
-"""The named ops by number of spatial dims, where measured faster (see
-channels_last_fits; linalg also has the 3-D ones and conv_1d_nwc_wcf).  A
-dense 3-D kernel is K0 2-D convolutions, one per tap of its first spatial
-dim (named_conv): IREE's CPU codegen decomposes and vectorizes the 2-D
-named convolution, not the 3-D one (conv_3d_ndhwc_dhwcf ran 7x slower)."""
+"""The named ops by number of spatial dims.  A dense 3-D kernel is K0 2-D
+convolutions, one per tap of its first spatial dim (_depth_split): IREE's
+CPU codegen vectorizes the 2-D named convolution, not the 3-D one."""
 
 
 def is_depthwise(roles: dict[str, Ix]) -> bool:
@@ -90,64 +81,52 @@ def is_depthwise(roles: dict[str, Ix]) -> bool:
 
 
 def channels_last_fits(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) -> bool:
-    """Where the channels-last form was measured faster (bench/README.md):
-    static shapes; depthwise (Ca = Cb = 1, G > 1 groups) in 1-D and 2-D: the
-    weight kernel, the gather of stride 1 and the scatter (strided: by
-    output phases, _scatter_phases, where D = 1 and P >= 0 on the strided
-    dims: grad_input 0.31-0.55x the time of the pieces it replaces on
-    EfficientNet's and MobileNet's strided 5x5 and 3x3; a strided
-    depthwise gather as one strided convolution ran 1.3x slower); dense (G = 1, Ca and
-    Cb > 1) in 2-D and 3-D: the scatter of stride 1 with more than one tap
-    whose 2-D convolutions have no unit kernel dim beside a wider one
-    (conv_2d_nhwc_hwcf with a 3x1 or 1x3 kernel ran 2-3x slower than
-    im2col: inception's 8x8 grad_inputs 101 and 80 us against 36 and 39;
-    with 7x1 on 17x17, 2660 us against 830), and in 3-D the gather of
-    stride 1 whose every dim has taps (3-D as 2-D
-    convolutions per depth tap, _depth_split: grad_input of c3d-3x3x3 1.4x,
-    of r2plus1d-3x1x1 1.5x, of conv3d-video 1.4x faster than im2col; c3d's
-    step 0.88x and video_block's 0.94x with the 3x3x3 forward gathers too,
-    r2plus1d's 1.7x slower with its 3x1x1 and 1x3x3 gathers, bench/README.md;
-    a dense 2-D gather of stride 1 (the forward convolution) as
-    conv_2d_nhwc_hwcf made whole steps 1.2-3.3x slower (unet 3.30,
-    densenet 3.23, inception 2.08, resnet18 1.79, resnet50 1.19: the
-    kernels alone are not the 2-D scatter's); 3-D as linalg's 3-D named
-    convolutions ran 1.2-1.4x slower than col2im,
-    the 1-D dense scatter 5x slower than col2im; a 1x1 scatter is one
-    matmul in col2im form, 1.6x faster; a strided gather runs 90x slower
-    than im2col, unet-up-transposed grad_input 31 ms against 0.35 ms; a
-    strided scatter as one named convolution per output phase has kernels
-    with unit dims, 14x slower).
-    The padded windows waste little: prod over dims of useful / executed
-    >= MIN_EFFICIENCY, a gather and the weight kernel executing Ns*K per
-    dim and the scatter Nb*K (phase_pairs where strided); and a scatter's
-    flipped weight (K... values per channel pair) at most MAX_FLIP_FRACTION
-    of its multiply-adds.  A depthwise scatter competes by cost at any
-    efficiency: its exact form, peeled generic pieces, costs a dispatch
-    and an insert per piece (8x8 grad_inputs of 3x3 and 5x5 kernels ran in
-    0.40x and 0.27-0.34x the time of their 16 and 48 dispatches); a
-    depthwise gather or weight kernel keeps the bound (on 8x8, the 5x5
-    gather ran 1.28x and the weight kernel 1.13x slower than the pieces,
-    EfficientNet's step 1.14x)."""
+    """Whether the channels-last form takes the kernel: where it can emit
+    it (channels_last_emits) and was measured faster (measured_faster)."""
+    return channels_last_emits(kind, roles, rels) and measured_faster(kind, roles, rels)
+
+
+def channels_last_emits(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) -> bool:
+    """What emit_channels_last_kernel can emit: static shapes; depthwise
+    (Ca = Cb = 1, G > 1) in 1-D and 2-D, a strided scatter by output phases
+    (D = 1 and P >= 0 on its strided dims: phase_windows); dense (G = 1)
+    in 2-D and 3-D, no weight kernel (the batch folds into the channels
+    of a depthwise one only) and a scatter of stride 1 (the flipped
+    weight)."""
     g, n, ca, cb = roles["g"], roles["n"], roles["ca"], roles["cb"]
     if not all(isinstance(x, int) for x in (g, n, ca, cb)) or not all(r.static for r in rels):
         return False
-    unit_stride = all(r.S == 1 for r in rels)
     if is_depthwise(roles) and g > 1:  # type: ignore[operator]
-        fits = len(rels) in _DEPTHWISE and (kind == Kind.WEIGHT or unit_stride or (kind == Kind.SCATTER and all(r.S == 1 or (r.D == 1 and r.P >= 0) for r in rels)))
-    elif len(rels) not in _DENSE:
-        return False
+        return len(rels) in _DEPTHWISE and (kind != Kind.SCATTER or all(r.S == 1 or (r.D == 1 and r.P >= 0) for r in rels))
+    return g == 1 and len(rels) in _DENSE and kind != Kind.WEIGHT and (kind != Kind.SCATTER or all(r.S == 1 for r in rels))
+
+
+def measured_faster(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) -> bool:
+    """Where the channels-last form was measured faster than the others
+    (docs/decisions.md, channels_last_kernels), for a kernel it emits:
+    depthwise, the weight kernel, the gather of stride 1 and the scatter;
+    dense (Ca, Cb > 1), of stride 1 with a tap in some dim, the scatter
+    whose 2-D convolutions have no unit kernel dim beside a wider one, and
+    in 3-D the gather whose every dim has taps.  Then the padded windows
+    waste little (useful / executed >= MIN_EFFICIENCY, 0 for a depthwise
+    scatter) and a scatter's flipped weight holds at most
+    MAX_FLIP_FRACTION of its useful multiply-adds (SPEC section 5)."""
+    n, ca, cb = roles["n"], roles["ca"], roles["cb"]
+    unit_stride = all(r.S == 1 for r in rels)
+    if is_depthwise(roles) and roles["g"] > 1:  # type: ignore[operator]
+        if not (kind == Kind.WEIGHT or unit_stride or kind == Kind.SCATTER):
+            return False
     else:
         kinds = (Kind.SCATTER, Kind.GATHER) if len(rels) == 3 and all(r.K != 1 for r in rels) else (Kind.SCATTER,)
-        mixed = sum(r.K == 1 for r in rels[-2:]) == 1  # a 2-D convolution with one unit kernel dim: see the docstring
-        fits = g == 1 and ca > 1 and cb > 1 and kind in kinds and unit_stride and any(r.K != 1 for r in rels) and not mixed  # type: ignore[operator]
-    if not fits:
-        return False
+        mixed = sum(r.K == 1 for r in rels[-2:]) == 1  # a 2-D convolution with one unit kernel dim
+        if not (ca > 1 and cb > 1 and kind in kinds and unit_stride and any(r.K != 1 for r in rels) and not mixed):  # type: ignore[operator]
+            return False
     useful = flip = 1
     for r in rels:
         useful *= r.useful()
         flip *= r.k
     executed = window_pairs(kind, rels, splits_depth(len(rels), is_depthwise(roles)))
-    floor = 0.0 if is_depthwise(roles) and kind == Kind.SCATTER else MIN_EFFICIENCY  # see the docstring
+    floor = 0.0 if is_depthwise(roles) and kind == Kind.SCATTER else MIN_EFFICIENCY
     return executed > 0 and useful >= floor * executed and (kind != Kind.SCATTER or flip <= MAX_FLIP_FRACTION * useful * n)  # type: ignore[operator]
 
 
@@ -178,10 +157,8 @@ def window_pairs(kind: Kind, rels: Sequence[Rel], split: bool) -> int:
 SCATTER_MATMUL_TYPES = ("bf16",)
 """Element types whose dense stride-1 scatter is emitted as im2col of the
 padded grad_output and one packed matmul (`_scatter_im2col`) rather than
-`conv_2d_nhwc_hwcf`: IREE's bf16 convolution runs at ~1/3 of its bf16 mmt4d
-microkernels.  bf16 grad_input 1.2-1.8x faster (resnet-3x3-s1,
-resnet50-3x3-64, deeplab-dilated); f32 1.5-2.4x slower (its convolution
-codegen is as fast as its matmul), so f32 keeps the named convolution."""
+`conv_2d_nhwc_hwcf`: IREE's bf16 convolution runs at ~1/3 of its bf16
+mmt4d microkernels (docs/decisions.md, SCATTER_MATMUL_TYPES)."""
 
 
 def scatter_as_matmul(em: Emitter, a: Value, req: KernelRequest) -> bool:
@@ -407,10 +384,8 @@ def _phase_pads(rels: Sequence[Rel], per_dim: Sequence[Sequence[Phase]]) -> list
 def _unit_dim(combo: Sequence[Phase]) -> Optional[int]:
     """The dim of a 2-D phase combination whose single tap makes its
     named convolution slow, where the other dim has several (else None):
-    IREE's CPU codegen runs a depthwise_conv_2d_nhwc_hwc with a 1x2 or
-    2x1 kernel at ~1/5 the speed of a 2x2 one (0.24-0.31 ms against
-    0.045 ms on 2x28x28x96) and a 1-D depthwise convolution as fast
-    (0.062 ms on the same positions)."""
+    IREE runs a 1x2 depthwise convolution ~5x slower than a 1-D one
+    (docs/decisions.md, unit_dim)."""
     if len(combo) != 2:
         return None
     unit = [p.gather.k == 1 for p in combo]

@@ -22,11 +22,11 @@ from ...ir.affine import AffineConst, AffineExpr, AffineMap, d
 from ...ir.builder import Builder
 from ...ir.core import Value
 from ...ir.types import Type
-from ..kernel.cost import FOLD, Work, channel_macs, dim_work, generic_rate, inserts, output_elements
+from ..kernel.cost import Work, channel_macs, dim_work, generic_rate, inserts, output_elements
 from ..kernel.emit import Emitter, extend
 from ..kernel.relation import Kind, Strategy
 from ..kernel.request import KernelRequest, KernelStats, Peel
-from ..kernel.tiles import KernelPlan, Tile, choose_strategy, emit_tiled
+from ..kernel.tiles import KernelPlan, Tile, emit_tiled, strategies
 from .registry import FormDef, Variant, register
 
 
@@ -73,10 +73,10 @@ def _tile_maps(layout: tuple, accesses: tuple) -> tuple[tuple[AffineMap, ...], t
 
 
 def weight_first(req: KernelRequest, plan: KernelPlan, tile: Tile) -> bool:
-    """Whether the tile takes the weight first where the device profile
-    says tap_weight_first: a phase of a strided scatter with a single tap
+    """Whether the tile takes the weight first where the emission says
+    tap_weight_first: a phase of a strided scatter with a single tap
     along every dim (no spatial reduction: a contraction over channels)."""
-    if not (req.kind == Kind.SCATTER and req.choices.device.tap_weight_first):
+    if not (req.kind == Kind.SCATTER and req.emission.tap_weight_first):
         return False
     strided = any(p.out.stride > 1 for p in tile.combo)
     return strided and all(st == Strategy.PHASES for st in plan.strategies) and all(p.red == 1 for p in tile.combo)
@@ -84,15 +84,15 @@ def weight_first(req: KernelRequest, plan: KernelPlan, tile: Tile) -> bool:
 
 def generic_tile(em: Emitter, req: KernelRequest, plan: KernelPlan, tile: Tile, stats: KernelStats) -> Value:
     """The tile as one linalg.generic (multiply-adds in the accumulator
-    type); a weight kernel takes B first where the device profile says
+    type); a weight kernel takes B first where the emission says
     image_first, a single-tap phase of a scatter its weight first where it
     says tap_weight_first (the product stays A * B).  A weight tile writes
-    a fresh accumulator [k..., lead...] where the profile says
+    a fresh accumulator [k..., lead...] where it says
     weight_spatial_first, transposed back to the tile's [lead..., k...]."""
     maps, iterators = tile_maps(plan, tile)
     acc_type = req.acc_type
     init, back = tile.init, None
-    if req.kind == Kind.WEIGHT and req.choices.device.weight_spatial_first:
+    if req.kind == Kind.WEIGHT and req.emission.weight_spatial_first:
         assert not tile.accumulate  # weight pieces are disjoint: each tile starts from zero
         lead = len(plan.out_roles)
         out = maps[2]
@@ -100,7 +100,7 @@ def generic_tile(em: Emitter, req: KernelRequest, plan: KernelPlan, tile: Tile, 
         sizes = em.shape(tile.init)
         init = em.zeros([*sizes[lead:], *sizes[:lead]], acc_type)
         back = [plan.nd + i for i in range(lead)] + list(range(plan.nd))
-    if (req.kind == Kind.WEIGHT and req.choices.device.image_first) or weight_first(req, plan, tile):
+    if (req.kind == Kind.WEIGHT and req.emission.image_first) or weight_first(req, plan, tile):
         swapped = (maps[1], maps[0], maps[2])
         summed = em.generic([tile.ins[1], tile.ins[0]], [init], swapped, iterators, lambda b, args: [multiply_add(b, args[1], args[0], args[2], acc_type)])[0]
     else:
@@ -120,18 +120,14 @@ def generic_tile(em: Emitter, req: KernelRequest, plan: KernelPlan, tile: Tile, 
 
 COMPACT_MIN_KERNEL = 3
 """Only depthwise kernels at least this wide in every dim (3x3, 5x5, 7x7)
-have a compact variant, which competes with the pieces by cost (with the
-build weight between a form's variants, cost.Costs.peel_build).  3x3 was
-left out while a 3-wide dim's few ops (3 taps, 3 peeled pieces) cost no
-build: with peel_build, MobileNetV2's and ShuffleNetV2's 8x8 3x3 weight
-and gather kernels take it (18 pieces -> 1 op each), steps 1.01
-[0.99-1.06] and 0.98 [0.77-1.02], builds 0.78x and 0.88x
-(bench/README.md, "Build cost between a form's variants")."""
+have a compact variant, which competes with the pieces by cost (the build
+weighed between a form's variants, cost.Costs.peel_build; docs/decisions.md,
+compact)."""
 
 
 def generic_work(req: KernelRequest) -> Work:
-    """The work of req as linalg.generic tiles: each dim cut as
-    tiles.choose_strategy cuts it (under req's peel policy and profile),
+    """The work of req as linalg.generic tiles: each dim cut as req's
+    emission decided (tiles.decide),
 
         multiply-adds (of this kernel's generic rate) = N*G*Ca*Cb * prod_dims sum_pieces |out| * |red|
         dispatches = tiles = prod_dims pieces (one op per piece combination)
@@ -141,31 +137,29 @@ def generic_work(req: KernelRequest) -> Work:
     (cost.dim_work: useful pairs where peeled or cut by taps, the padded
     window where padded)."""
     pairs = tiles = 1
-    for r in req.rels:
-        executed, count = dim_work(req.kind, r, choose_strategy(req.kind, FOLD, r, req.choices.peel, req.choices.device))
+    for r, strategy in zip(req.rels, strategies(req)):
+        executed, count = dim_work(req.kind, r, strategy)
         pairs, tiles = pairs * executed, tiles * count
     ops = Work(**{generic_rate(req.kind, req.roles): float(channel_macs(req.roles) * pairs), "dispatch": float(tiles)})
     return ops + inserts(tiles, output_elements(req.kind, req.roles, req.rels))
 
 
 def compact(req: KernelRequest) -> Optional[KernelRequest]:
-    """req as one op over zero-padded operands (peel `never`; a scatter by
-    output phases over the flipped weight instead of one op per tap), where
-    that variant applies: a depthwise kernel (Ca = Cb = 1), static, at
-    least COMPACT_MIN_KERNEL wide in every dim, peel `auto`.  ConvNeXt's
-    7x7 depthwise on 8x8 (62K multiply-adds) ran as fast as compact as in
-    pieces alone, and its step went from 449 to 67 IREE dispatches
-    (device.py); its padded windows execute 1/0.62 of the useful
-    multiply-adds."""
-    roles, device = req.roles, req.choices.device
+    """req as one op over zero-padded operands (peel `never`: every dim
+    padded, a scatter's cut by output phases over the flipped weight
+    instead of one op per tap), where that variant applies: a depthwise
+    kernel (Ca = Cb = 1), static, at least COMPACT_MIN_KERNEL wide in every
+    dim, peel `auto` (docs/decisions.md, compact)."""
+    roles = req.roles
     if req.choices.peel != Peel.AUTO or roles["ca"] != 1 or roles["cb"] != 1:
         return None
     if not all(r.static and isinstance(r.K, int) and r.K >= COMPACT_MIN_KERNEL for r in req.rels):
         return None
     if not all(isinstance(roles[x], int) for x in ("n", "g")):
         return None
-    one_op = dataclasses.replace(device, scatter_phases=True)
-    return dataclasses.replace(req, choices=dataclasses.replace(req.choices, peel=Peel.NEVER, device=one_op))
+    one_op = Strategy.PHASES if req.kind == Kind.SCATTER else Strategy.PADDED
+    emission = dataclasses.replace(req.emission, strategies=(one_op,) * len(req.rels))
+    return dataclasses.replace(req, choices=dataclasses.replace(req.choices, peel=Peel.NEVER), emission=emission)
 
 
 def generic_variants(req: KernelRequest) -> list[Variant]:

@@ -36,7 +36,7 @@ from ...ir.affine import AffineExpr, AffineMap, d
 from ...ir.builder import Builder
 from ...ir.core import Value
 from ...ir.types import FloatType, ranked
-from ..kernel.cost import FOLD, Work, dim_work, element_bytes, inserts, output_elements, size
+from ..kernel.cost import Work, dim_work, element_bytes, inserts, output_elements, size
 from ..kernel.emit import Emitter, Ix, static, unit_groups
 from ..kernel.outputs import Outputs
 from ..kernel.packed import TileTable, mmt4d_plan, packed_matmul
@@ -44,7 +44,7 @@ from ..kernel.phases import interleave
 from ..kernel.relation import Kind, Rel, Span, Strategy, tap_range
 from ..kernel.request import KernelRequest, KernelStats, Peel
 from ..kernel.roles import from_roles
-from ..kernel.tiles import Combo, KernelPlan, Tile, choose_strategy, emit_tiled, plan_by_choices
+from ..kernel.tiles import Combo, KernelPlan, Tile, decide, emit_tiled, plan_decided, strategies
 from .registry import FormDef, Variant, register
 
 
@@ -435,14 +435,14 @@ def im2col_candidate(req: KernelRequest) -> bool:
     (matmul_forms), it fits, and the channel counts and spatial sizes are
     static (its pieces are counted)."""
     roles = req.roles
-    return req.choices.device.matmul_forms and im2col_fits(req) and all(isinstance(roles[x], int) for x in ("ca", "cb")) and all(r.static for r in req.rels)
+    return req.choices.device.builds.matmul_forms and im2col_fits(req) and all(isinstance(roles[x], int) for x in ("ca", "cb")) and all(r.static for r in req.rels)
 
 
 def im2col_work(req: KernelRequest) -> Work:
     """The work of req in the matmul forms, per group g (absent when 1),
     with M = prod over dims of the pairs executed (Ns * K each for col2im;
-    for im2col as the pieces of tiles.choose_strategy cut them, padded or
-    peeled), E = its element bytes and A the accumulator's (4):
+    for im2col as the pieces of its decided strategies cut them, padded or
+    peeled: tiles.decide), E = its element bytes and A the accumulator's (4):
 
         gather   im2col cols[(cb, k), (n, s)], matmul W x cols, result permuted into the output
                  matmul = N*G*Ca*Cb*M, result = N*G*Ca*Ns..., copy = E*N*G*Cb*M + A*N*G*Ca*Ns...
@@ -456,7 +456,7 @@ def im2col_work(req: KernelRequest) -> Work:
                     scatter by col2im_window: 3 (+ the padded cols copied) + one per phase
                     combination (+ the interleave, strided), else 2 + one per tap
         + cost.inserts of the tiles (the taps of col2im_taps) into the result"""
-    roles, kind, device = req.roles, req.kind, req.choices.device
+    roles, kind = req.roles, req.kind
     e, acc = element_bytes(req.ins[0]), 4
     n, g, ca, cb = (size(roles[x]) for x in ("n", "g", "ca", "cb"))
     small = n * g * ca
@@ -476,8 +476,8 @@ def im2col_work(req: KernelRequest) -> Work:
             return work + Work(copy_byte=acc * macs / ca + (acc * out if strided else 0), dispatch=3.0 + phases + strided)
         return work + Work(dispatch=2.0 + taps) + inserts(taps, out)
     pairs = tiles = 1
-    for r in req.rels:
-        executed, count = dim_work(kind, r, choose_strategy(kind, FOLD, r, req.choices.peel, device))
+    for r, strategy in zip(req.rels, strategies(req)):
+        executed, count = dim_work(kind, r, strategy)
         pairs, tiles = pairs * executed, tiles * count
     macs = n * g * ca * cb * pairs
     if kind == Kind.GATHER:
@@ -495,9 +495,9 @@ def unpeeled(req: KernelRequest) -> Optional[KernelRequest]:
     result)."""
     if req.kind == Kind.SCATTER or req.choices.peel != Peel.AUTO or not all(r.static for r in req.rels):
         return None
-    if not any(choose_strategy(req.kind, FOLD, r, Peel.AUTO, req.choices.device) == Strategy.PEELED for r in req.rels):
+    if Strategy.PEELED not in strategies(req):
         return None
-    return dataclasses.replace(req, choices=dataclasses.replace(req.choices, peel=Peel.NEVER))
+    return decide(dataclasses.replace(req, choices=dataclasses.replace(req.choices, peel=Peel.NEVER)))
 
 
 def one_matmul(req: KernelRequest) -> Optional[tuple[int, int, int]]:
@@ -510,7 +510,7 @@ def one_matmul(req: KernelRequest) -> Optional[tuple[int, int, int]]:
     roles, kind = req.roles, req.kind
     if roles.get("g", 1) != 1 or not all(isinstance(roles[x], int) for x in ("n", "ca", "cb")) or not all(r.static for r in req.rels):
         return None
-    if kind != Kind.SCATTER and any(dim_work(kind, r, choose_strategy(kind, FOLD, r, req.choices.peel, req.choices.device))[1] > 1 for r in req.rels):
+    if kind != Kind.SCATTER and any(dim_work(kind, r, st)[1] > 1 for r, st in zip(req.rels, strategies(req))):
         return None
     taps = positions = 1
     for r in req.rels:
@@ -525,11 +525,9 @@ def packed(v: Variant) -> Optional[Variant]:
     where it has one matmul that mmt4d_plan tiles: its multiply-adds become
     `packed` ones (padded to the tiles), plus the bytes the packs and the
     unpack write, E*(m*k + k*n) + A*m*n, and their 2 dispatches (IREE
-    makes the pack of the im2col columns a dispatch of its own: c3d's step,
-    161 us for a [4096, 432] operand beside its 329 us mmt4d).  Not the
-    scatter: its packed col2im matmul ran 1.49x slower than the plain one
-    (resnet-3x3-s2 grad_input, convopt-calibrate on a Zen 5 host;
-    conv3d-video's 1.3x in packed.F32_TILES)."""
+    makes the pack of the im2col columns a dispatch of its own).  Not the
+    scatter: its packed col2im matmul ran slower than the plain one
+    (docs/decisions.md, packed)."""
     tiles = v.req.choices.device.packed_tiles
     shape = one_matmul(v.req) if tiles and not v.req.choices.tiles and v.req.kind != Kind.SCATTER else None
     plan = mmt4d_plan(*shape, str(ranked(v.req.ins[0].type).element_type), tiles) if shape else None
@@ -554,7 +552,7 @@ def emit_im2col(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:
     """req in the matmul forms: the scatter as one matmul then col2im, the
     gather and the weight kernel as im2col and a matmul per tile."""
     if req.kind == Kind.SCATTER:
-        return from_roles(em, emit_col2im_kernel(em, req, plan_by_choices(em, req), stats), req.out_layout, req.roles)
+        return from_roles(em, emit_col2im_kernel(em, req, plan_decided(em, req), stats), req.out_layout, req.roles)
     return emit_tiled(em, req, matmul_tile, stats)
 
 

@@ -46,10 +46,10 @@ def named_candidate(req: KernelRequest) -> bool:
     (depthwise kernels by its channels_last, dense ones by
     channels_last_dense and where their output channels fill IREE's
     vectors, channels_last.DENSE_LANES) and it fits."""
-    device = req.choices.device
+    builds = req.choices.device.builds
     if is_depthwise(req.roles):
-        return device.channels_last and channels_last(req)
-    return device.channels_last_dense and whole_lanes(req.kind, req.roles) and channels_last(req)
+        return builds.channels_last and channels_last(req)
+    return builds.channels_last_dense and whole_lanes(req.kind, req.roles) and channels_last(req)
 
 
 def named_work(req: KernelRequest) -> Work:

@@ -14,7 +14,7 @@ backends at --iree-opt-level=O3, the first flag of iree-turbine's
 backward-convolution set (test/gpu/repro/maxpool_bwd_o3.mlir); the gather
 builds there (repro/maxpool_bwd_gather_o3.mlir).  It fits the static
 batched 2-D op with dilation 1 and ceil_mode false, the form built there;
-a candidate of the profiles that build it (DeviceProfile.gather_max_pool).
+a candidate of the profiles whose target builds no max_pool_scatter (device.Builds).
 
 Work (cost.Work): generic_depthwise = n*c*H*W*prod(ceil(K/S)), dispatch = 1.
 """
@@ -41,7 +41,7 @@ def gather_fits(req: UnpoolRequest) -> bool:
 
 
 def gather_candidate(req: UnpoolRequest) -> bool:
-    return req.choices.device.gather_max_pool and gather_fits(req)
+    return not req.choices.device.builds.max_pool_scatter and gather_fits(req)
 
 
 def window_taps(req: UnpoolRequest) -> list[int]:

@@ -193,12 +193,15 @@ def cheapest(forms: list[FormDef], req: KernelRequest) -> Pick:
 
 
 def choose(req: KernelRequest) -> Pick:
-    """The form and variant of one kernel: under auto the cheapest variant
+    """The form and variant of one kernel, its emission decided
+    (tiles.decide): under auto the cheapest variant
     of every candidate form serving req.kind (on equal cost the lower
     priority); a forced form's cheapest variant where it serves the kernel
     and fits, else FALLBACK's; auto's for a kernel FALLBACK does not serve
     (a window kernel: the forced form is a convolution's)."""
-    requested = req.choices.form
+    from ..kernel.tiles import decide  # the lowering's, imported when a kernel is chosen
+
+    req, requested = decide(req), req.choices.form
     if requested == AUTO or req.kind not in form(FALLBACK).kinds:
         pick = cheapest([f for f in by_priority() if req.kind in f.kinds and f.candidate(req)], req)
     else:

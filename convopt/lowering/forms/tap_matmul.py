@@ -66,16 +66,9 @@ def taps_fits(req: KernelRequest) -> bool:
 
 
 def taps_candidate(req: KernelRequest) -> bool:
-    """auto does not consider it yet (`--conv-form=taps` forces it).  Each
-    kernel alone it is the fastest form measured wherever the cost model
-    would pick it (bench/forms.py: r2plus1d-3x1x1's weight kernel 2.34x
-    faster than im2col, r2plus1d's and video_block's 3x1x1 kernels
-    1.06-1.86x), but whole steps with it were not faster: r2plus1d 1.05x and
-    1.08x its time with im2col (bench/ab.py, two runs), video_block 0.97x;
-    taking the 1x1 kernels too, resnet50_slim 1.07x, and audio_encoder's
-    stride-2 1-D kernel (a strided innermost read) 1.08x (bench/README.md,
-    "A weight form without im2col").  Until the cost model sees what the
-    step sees, auto keeps im2col."""
+    """auto does not consider it yet (`--conv-form=taps` forces it): its
+    kernels ran faster alone, whole steps did not (docs/decisions.md,
+    taps_candidate)."""
     return False
 
 

@@ -27,21 +27,36 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 from ...ir.types import RankedTensorType
-from .emit import Emitter, Ix
+from .emit import IndexArith, Ix
 from .relation import Kind, Rel, Strategy, pieces
 
 DYNAMIC_SIZE = 16
 """What a dynamic batch, group count or spatial size counts as: a batch
-people train with on CPUs (2-8 in the model suite).  Where the choice
-depends on it, it is a trade: dynamic_batch_cnn (bench/README.md, "A
-dynamic batch") ran 0.90x the time of its choices at 2^14 with batch 3
-and 1.08x with batch 32, and built in 0.79x the CPU seconds (89 linalg
-ops, not 181: padded weight and gather kernels instead of 28 pieces
-each)."""
+people train with on CPUs (docs/decisions.md, DYNAMIC_SIZE)."""
 
 
 @dataclass(frozen=True)
-class Work:
+class Units:
+    """The units of work, one field each: a Work counts them, a Costs
+    prices one of each (the one list of them; FIELDS)."""
+
+    generic: float = 0.0
+    generic_weight: float = 0.0
+    generic_depthwise: float = 0.0
+    matmul: float = 0.0
+    matmul_result: float = 0.0
+    matmul_op: float = 0.0
+    named: float = 0.0
+    named_depthwise: float = 0.0
+    named_weight: float = 0.0
+    copy_byte: float = 0.0
+    dispatch: float = 0.0
+    packed: float = 0.0
+    named_strided: float = 0.0
+
+
+@dataclass(frozen=True)
+class Work(Units):
     """What one variant of a form does for a kernel.  The multiply-adds
     are executed ones (padded positions too), by what runs them:
     generic (a gather or scatter), generic_weight (a weight kernel),
@@ -64,20 +79,6 @@ class Work:
     runs far slower per multiply-add than the stride-1 ones (unet-up's
     grad_input 2.6x im2col's time, convopt-calibrate on a Zen 5 host)."""
 
-    generic: float = 0.0
-    generic_weight: float = 0.0
-    generic_depthwise: float = 0.0
-    matmul: float = 0.0
-    matmul_result: float = 0.0
-    matmul_op: float = 0.0
-    named: float = 0.0
-    named_depthwise: float = 0.0
-    named_weight: float = 0.0
-    copy_byte: float = 0.0
-    dispatch: float = 0.0
-    packed: float = 0.0
-    named_strided: float = 0.0
-
     def __add__(self, other: Work) -> Work:
         return Work(*(getattr(self, f) + getattr(other, f) for f in FIELDS))
 
@@ -86,7 +87,7 @@ class Work:
         return sum(getattr(self, f) for f in MAC_FIELDS)
 
 
-FIELDS = tuple(f.name for f in fields(Work))
+FIELDS = tuple(f.name for f in fields(Units))
 """The units of Work, in order: the features bench/costfit.py fits."""
 
 MAC_FIELDS = ("generic", "generic_weight", "generic_depthwise", "matmul", "named", "named_depthwise", "named_weight", "packed", "named_strided")
@@ -101,9 +102,7 @@ decides what may compete: see within_fit."""
 SMALL_MIN_EFFICIENCY = 0.9
 """Below FITTED_MIN_MACS a variant competes only if it executes at most
 1/SMALL_MIN_EFFICIENCY of the multiply-adds of the most exact one (SPEC
-section 5's efficiency target): without, the per-dispatch and per-matmul
-costs make zero padding win on every tiny kernel (the e2e matrix's
-efficiency geomean fell to 0.897, under its bound 0.9)."""
+section 5's efficiency target; docs/decisions.md, within_fit)."""
 
 
 def within_fit(works: Sequence[Work]) -> list[bool]:
@@ -117,39 +116,19 @@ def within_fit(works: Sequence[Work]) -> list[bool]:
 
 
 @dataclass(frozen=True)
-class Costs:
+class Costs(Units):
     """A device class's measured cost of one unit of each Work field (ns
-    per multiply-add, result element, byte, dispatch), and the build cost
-    of a dispatch (IREE's build CPU seconds per dispatch over the runs a
-    build is amortized on): `build` between forms, `peel_build` between the
-    variants of one form.
+    per multiply-add, result element, byte, dispatch); the build cost of a
+    dispatch (IREE's build CPU time per dispatch over the runs a build is
+    amortized on): `build` between forms, `peel_build`, larger, between the
+    variants of one form (docs/decisions.md, peel_build); and
+    `peel_waste`: the `pieces` variant peels a static dim where zero
+    padding would waste more than this fraction of its multiply-adds
+    (tiles.choose_strategy; docs/decisions.md, peel_waste)."""
 
-    Why two (bench/README.md, "Build cost between a form's variants"):
-    with one weight of 4000 ns both kinds of choice moved.  Between the
-    variants of one form (im2col pieces -> padded, generic pieces ->
-    compact: 5-80x fewer dispatches priced 10-35% slower) the steps ran as
-    fast (c3d 0.98, efficientnet_se 1.00, dcgan 0.99) and built in
-    0.44-0.72x the CPU seconds; between forms (im2col -> generic on small
-    kernels: 2-3 dispatches fewer priced 1.2-2.2x slower, where the fit's
-    errors across forms are of that size) the steps ran slower
-    (audio_encoder 1.12, resnet50_slim 1.05, shufflenet_v2 1.05) and built
-    no faster."""
-
-    generic: float = 0.0
-    generic_weight: float = 0.0
-    generic_depthwise: float = 0.0
-    matmul: float = 0.0
-    matmul_result: float = 0.0
-    matmul_op: float = 0.0
-    named: float = 0.0
-    named_depthwise: float = 0.0
-    named_weight: float = 0.0
-    copy_byte: float = 0.0
-    dispatch: float = 0.0
-    packed: float = 0.0
-    named_strided: float = 0.0
     build: float = 0.0
     peel_build: float = 0.0
+    peel_waste: float = 0.05
 
     def time(self, work: Work) -> float:
         """The estimated run time of work, ns."""
@@ -172,16 +151,8 @@ def generic_rate(kind: Kind, roles: dict[str, Ix]) -> str:
     return "generic_weight" if kind == Kind.WEIGHT else "generic"
 
 
-class _Folding(Emitter):
-    """An Emitter for static sizes only: index arithmetic on ints folds
-    (Emitter's own), and there is no builder to emit with."""
-
-    def __init__(self) -> None:  # noqa: D107 - no function to emit into
-        pass
-
-
-FOLD: Emitter = _Folding()
-"""The emitter the cost model cuts static dims with (pieces, choose_strategy)."""
+FOLD = IndexArith()
+"""The index arithmetic the cost model cuts static dims with (pieces, choose_strategy)."""
 
 
 def size(x: Ix) -> int:

@@ -11,11 +11,11 @@ machine's /proc/cpuinfo once and stands for the class found there.
     gpu     IREE's GPU backends (rocm, cuda, vulkan-spirv)
     host    this machine's CPU class (avx512, avx2 or cpu from its flags)
 
-Each class is a `DeviceProfile`: what the forms of ../forms/ can build
-for it and the measured costs `auto` compares them by (`costs`,
-cost.py; registry.choose gets the profile as `req.choices.device`).  The numbers are
-measurements (bench/README.md); a class whose numbers equal `cpu`'s emits
-`cpu`'s bytes.
+Each class is a `DeviceProfile`: what its target builds (`Builds`) and
+the measured costs `auto` compares the forms by (`costs`, cost.py;
+registry.choose gets the profile as `req.choices.device`).  The
+measurements behind them are in docs/decisions.md; a class whose numbers
+equal `cpu`'s emits `cpu`'s bytes.
 """
 
 from __future__ import annotations
@@ -39,103 +39,78 @@ class Device(Choice):
 
 
 @dataclass(frozen=True)
-class DeviceProfile:
-    """What the form choice reads of a device class.
+class Builds:
+    """What IREE's pipelines for a device class build: facts about its
+    compiler, measured (docs/decisions.md, by field name), never choices.
+    tiles.decide turns them, once per kernel, into the Emission its
+    emitters follow.
 
-    costs: the measured cost of each unit of work (cost.py): registry.choose
-        picks the variant of least costs.total among the forms the profile
-        builds;
-    matmul_forms: whether the profile builds the matmul forms (im2col,
-        col2im): without, auto never considers them;
-    peel_waste: a static dim is peeled when zero padding would waste more
-        than this fraction of its multiply-adds (the `pieces` variant of
-        generic and im2col; their other variants, compact and padded,
-        compete with it by cost);
-    channels_last: whether the profile builds the channels-last named
-        convolutions (channels_last.py) of depthwise kernels;
-    channels_last_dense: the same for dense stride-1 scatters
-        (`conv_2d_nhwc_hwcf` over the flipped weight);
-    scatter_phases: whether a scatter is cut by output phases (one dense
-        gather per phase b mod S over the flipped weight, disjoint: each
-        writes its own strided slice) instead of one op per tap adding into
-        a shared accumulator.  IREE's GPU pipelines cannot distribute the
-        in-place per-tap updates (bench/README.md, GPU builds);
-    interleave_phases: whether the phases of such a scatter (static
-        spatial sizes) keep a dense tensor each, read back into the output by
-        one linalg.generic (out[S*q + phi] = P_phi[q], kernel/phases.py),
-        rather than one strided tensor.insert_slice per phase: IREE makes
-        each strided insert a slow_memcpy dispatch, and fuses the one
-        generic into the gradient's consumer;
-    image_first: whether a weight kernel's linalg.generic takes the input
-        read at S*s + D*k - P (B, "the image") as its first operand, as
-        linalg's convolution interface orders them: IREE's GPU pipelines
-        then see a convolution; with B second they take it for a reduction
-        and fail to pack its innermost reduced dim ("failed to pack
-        reduction dimensions for partial reduction");
-    weight_spatial_first: whether a weight kernel's linalg.generic writes
-        its accumulator with the kernel's spatial dims first, [k..., g, ca,
-        cb], transposed back to [g, ca, cb, k...] by one linalg.transpose
-        that IREE fuses into the same dispatch: IREE's rocm configuration
-        of the channels-first op pads a 3-wide kernel dim to 16 and, in
-        bf16 and f16 on 8x8 channels, asks 139264 bytes of shared memory
-        (limit 65536; test/gpu/repro/rocm_lowp_wgrad_smem.mlir); with the
-        kernel dims first it takes MFMA_F32_16x16x16_BF16 and builds.  Both
-        layouts built on the other shapes tried (rocm and cuda, f32, bf16,
-        f16), with the same mma kind and dispatches (bench/README.md, GPU
-        builds);
-    tap_weight_first: whether a phase of a strided scatter with one tap per
-        dim (a contraction over channels, no spatial reduction) takes the
-        weight as its first operand: IREE's vulkan-spirv then builds it as
-        a reduction (0.22 s for 2x32x10x32) instead of a vectorized matmul
-        whose unrolled code takes 0.8-0.95 s to compile (CPU seconds,
-        bench/README.md GPU builds);
-    dynamic_taps: whether a gather or weight kernel cuts a dynamic spatial
-        dim by taps (exact at any size, one op per tap into one
-        accumulator) rather than padded (one op over the zero-padded
-        operand, which GPU codegen can bufferize);
-    dense_taps: whether the phase pieces of a scatter read their taps of
-        the weight as dense blocks, one copy op per phase combination
-        (kernel/taps.py), rather than strided slices of one flipped copy:
-        IREE's rocm IGEMM path fails on a strided or offset filter window
-        ('memref.collapse_shape' address spaces);
-    symmetric_pad: whether a weight kernel whose image B needs the
-        forward convolution's low padding P pads it by P at the high end
-        too (zeros it does not read), as the forward does: IREE then pads
-        the image once for both (one slow_memcpy dispatch fewer);
-    gather_max_pool: whether the profile builds the max-pool backward's
-        form gather (one gathering linalg.generic, forms/pool_gather.py: a
-        candidate of auto), and convopt-torch-to-linalg
-        (--lower-forward-convs) lowers aten.max_pool2d_with_indices_backward
-        with it rather than leaving it to the backend: IREE's own scatter
-        fails on its GPU backends at --iree-opt-level=O3, the gather builds
-        (test/gpu/repro/maxpool_bwd_o3.mlir);
-    bias_two_step: whether grad_bias with a dynamic size sums the spatial
-        dims, then the batch (two reductions of contiguous dims) rather than
-        all of them at once around the channel dim: IREE's vulkan-spirv cannot vectorize the
-        latter with a dynamic size ("'vector.mask' op expects only one
-        operation to mask");
+    matmul_forms: the matmul forms (im2col, col2im);
+    channels_last: the channels-last named convolutions of depthwise
+        kernels (channels_last.py); channels_last_dense: of dense ones;
+    tap_updates: in-place per-tap updates of a shared accumulator (without:
+        a scatter is cut by output phases, each writing its own slice);
+    strided_inserts: a strided tensor.insert_slice in place (without: a
+        slow_memcpy dispatch each, so phases are interleaved by one op);
+    dynamic_pieces: one op per tap of a dynamic spatial dim (without: one
+        op over the zero-padded operand);
+    strided_filter: a strided or offset window of the filter (without: the
+        taps of each phase copied dense, kernel/taps.py);
+    image_second: a weight kernel's linalg.generic with the image B as its
+        second operand (without: B first, as linalg's convolutions order
+        them);
+    channels_first_weight: a weight kernel accumulating [g, ca, cb, k...]
+        (without: [k..., g, ca, cb], transposed back);
+    quick_tap_products: a single-tap phase of a strided scatter with A as
+        its first operand, in the build time of one with the weight first
+        (without: the weight first);
+    own_pads: a pad of an operand the forward convolution pads otherwise,
+        at no dispatch of its own (without: the image padded as the forward
+        pads it, P at both ends);
+    dynamic_all_reduce: one reduction of every dim but the channels at a
+        dynamic size (without: grad_bias in two steps);
+    max_pool_scatter: its own scatter of aten.max_pool2d_with_indices_backward
+        (without: convopt-torch-to-linalg lowers it as a gather)."""
+
+    matmul_forms: bool = True
+    channels_last: bool = True
+    channels_last_dense: bool = True
+    tap_updates: bool = True
+    strided_inserts: bool = True
+    dynamic_pieces: bool = True
+    strided_filter: bool = True
+    image_second: bool = True
+    channels_first_weight: bool = True
+    quick_tap_products: bool = True
+    own_pads: bool = True
+    dynamic_all_reduce: bool = True
+    max_pool_scatter: bool = True
+
+
+GPU_BUILDS = Builds(
+    matmul_forms=False, channels_last=False, channels_last_dense=False, tap_updates=False, strided_inserts=False, dynamic_pieces=False,
+    strided_filter=False, image_second=False, channels_first_weight=False, quick_tap_products=False, own_pads=False,
+    dynamic_all_reduce=False, max_pool_scatter=False,
+)
+"""IREE's rocm, cuda and vulkan-spirv pipelines (docs/decisions.md, GPU
+builds): linalg.generic only, padded, the scatter by output phases."""
+
+
+@dataclass(frozen=True)
+class DeviceProfile:
+    """What the form choice reads of a device class: what it builds
+    (`builds`) and the measured cost of each unit of work (`costs`,
+    cost.py: registry.choose picks the variant of least costs.total among
+    the forms it builds).
+
     packed_tiles: the linalg.mmt4d tiles (packed.py) of the packed variant
-        of the matmul forms, which IREE compiles to its CPU microkernels:
-        offered to `auto` only by a profile that measured its cost
-        (`costs.packed`) and its results on the CPU it was calibrated on
+        of the matmul forms, offered to `auto` only by a profile that
+        measured its cost (`costs.packed`) on the CPU it was calibrated on
         (calibrated.py, `--cost-profile`); () in the class profiles, whose
         output is CPU-neutral (`--matmul-tiles` forces tiles instead)."""
 
     device: Device
-    matmul_forms: bool = True
-    peel_waste: float = 0.05
-    channels_last: bool = True
-    scatter_phases: bool = False
-    interleave_phases: bool = False
-    image_first: bool = False
-    tap_weight_first: bool = False
-    weight_spatial_first: bool = False
-    dynamic_taps: bool = True
-    dense_taps: bool = False
-    bias_two_step: bool = False
-    gather_max_pool: bool = False
-    symmetric_pad: bool = False
-    channels_last_dense: bool = True
+    builds: Builds = Builds()
     costs: Costs = Costs()
     packed_tiles: tuple = ()
 
@@ -150,57 +125,23 @@ AVX2_COSTS = Costs(
 )
 """The costs of the two x86 classes (ns per multiply-add, result element,
 byte, matmul and dispatch; cost.py), fitted by bench/costfit.py on every
-kernel of bench/results/forms.avx512.json, forms.avx2.json,
-forms-peel.avx512.json and forms-peel.avx2.json (bench/forms.py: each
-kernel of bench/layers.json and of the convolutions of the test/models
-models alone, f32, every form and peel policy, IREE targeting this AVX-512
-host and znver2, best of 15 on a busy machine; 338 distinct timed
-candidates of 146 kernels per class): non-negative least squares on the
-relative error, with a constant per kernel run (the module call, ~16 us,
-the same for every form: left out here), |predicted / measured - 1|
-median 0.25 (AVX-512), 0.23 (AVX2).  Validated by leaving each model
-family out (bench/README.md, "Cost model"; results/costfit.txt): the pick
-within 10% of the best measured form for 136 of 146 held-out kernels per
-class.  What they say: a matmul multiply-add is 4.8x (AVX-512) and 3.6x
-(AVX2) cheaper than a channels-first linalg.generic one (20x and 13x for a
-weight kernel), but each matmul costs 3.6 us (its result elements then
-nothing more); the channels-last dense convolution is 2.2x cheaper per
-multiply-add than the matmul on AVX-512 and 2.9x dearer on AVX2 (the
-former channels_last_dense = False of avx2); a copied byte 0.11-0.12 ns; a
-dispatch 0.13 us.  named_strided is named's (not told apart by that fit;
-convopt-calibrate fits it on the host).  build: IREE's build CPU time per dispatch, 0.12 s
-(median over the models of bench/README.md's final runs: (convopt's build -
-the raw import's) / (convopt's dispatches - the raw import's),
-0.08-0.15 s), amortized over 10^5 runs between forms (a policy,
-bench/costfit.py BUILD_RUNS) and over 3*10^4 runs between the variants of
-one form (peel_build, bench/costfit.py PEEL_BUILD_RUNS: measured, see
-cost.Costs)."""
+kernel of bench/results/forms*.avx512.json and forms*.avx2.json
+(docs/decisions.md, class_costs); build and peel_build: IREE's build CPU
+time per dispatch amortized over 10^5 and 3*10^4 runs (build, peel_build)."""
 
 CPU_COSTS = Costs(**{f: math.sqrt(getattr(AVX512_COSTS, f) * getattr(AVX2_COSTS, f)) for f in (*FIELDS, "build", "peel_build")})
 """`cpu`, any x86-64 CPU: the geometric mean of the two classes' costs,
-each unit weighted alike on both (where the classes disagree, e.g. the
-dense channels-last scatter, the form whose time ratio is larger on one
-class wins: conv_2d_nhwc_hwcf 9.4x faster than col2im on AVX-512 for
-resnet-3x3-s1, 2.96x slower on AVX2)."""
+each unit weighted alike on both."""
 
-GPU_COSTS = Costs(generic=1.0, generic_weight=1.0, generic_depthwise=1.0)
+GPU_COSTS = Costs(generic=1.0, generic_weight=1.0, generic_depthwise=1.0, peel_waste=1.0)
 """`gpu`: not measured; only linalg.generic builds there, whose variants
-(pieces, compact) emit the same IR on this profile (padded, by phases)."""
+(pieces, compact) emit the same IR there (padded, by phases: peel_waste 1)."""
 
 PROFILES: dict[Device, DeviceProfile] = {
     Device.CPU: DeviceProfile(Device.CPU, costs=CPU_COSTS),
     Device.AVX2: DeviceProfile(Device.AVX2, costs=AVX2_COSTS),
     Device.AVX512: DeviceProfile(Device.AVX512, costs=AVX512_COSTS),
-    # GPU: the forms IREE's rocm, cuda and vulkan-spirv pipelines build
-    # (bench/README.md, GPU builds): linalg.generic (no im2col copies, no
-    # channels-last transposes), one op per gather or weight kernel (padded:
-    # peeling built too, at 2.6x the build time on convnext), the scatter by
-    # output phases.
-    Device.GPU: DeviceProfile(
-        Device.GPU, matmul_forms=False, peel_waste=1.0, channels_last=False, channels_last_dense=False,
-        scatter_phases=True, interleave_phases=True, image_first=True, dynamic_taps=False, dense_taps=True, bias_two_step=True,
-        symmetric_pad=True, tap_weight_first=True, weight_spatial_first=True, gather_max_pool=True, costs=GPU_COSTS,
-    ),
+    Device.GPU: DeviceProfile(Device.GPU, builds=GPU_BUILDS, costs=GPU_COSTS),
 }
 
 DEVICES = tuple(d.value for d in Device)

@@ -35,46 +35,15 @@ def ceildiv(a: int, b: int) -> int:
     return -((-a) // b)
 
 
-class Emitter:
-    """Creates ops before the op being lowered (constants at function entry)."""
+class IndexArith:
+    """Index arithmetic on static sizes: every operation folds.  Alone it
+    is what the cost model cuts dims with (cost.FOLD: no function to emit
+    into, a dynamic size is an error); Emitter emits the arith ops where
+    an operand is an SSA value."""
 
-    def __init__(self, builder: Builder, func: Operation):
-        self.b = builder
-        self.func = func
-        self._constants: dict[tuple, Value] = {}
-        # Sizes of the tensors this emitter made or measured, by value id, so
-        # that dynamic sizes are computed once and whole slices are recognised.
-        self._sizes: dict[int, tuple[Value, list[Ix]]] = {}
-        self._entry: Block = func.regions[0].blocks[0]
-        for op in self._entry.ops:  # reuse constants the function already has
-            if op.name == arith.CONSTANT:
-                self._constants.setdefault((op.attributes["value"], op.results[0].type), op.results[0])
-
-    # -- constants -------------------------------------------------------------------
-    def constant(self, attr: Attribute, type: Type) -> Value:
-        key = (attr, type)
-        value = self._constants.get(key)
-        if value is None:
-            index_ = 0
-            while index_ < len(self._entry.ops) and self._entry.ops[index_].name == arith.CONSTANT:
-                index_ += 1
-            value = arith.constant(Builder(self._entry, index_, self.b.pos, self.b.loc), attr, type)
-            if self.b.block is self._entry and self.b.index >= index_:
-                self.b.index += 1
-            self._constants[key] = value
-        return value
-
-    def index(self, v: Ix) -> Value:
-        return v if isinstance(v, Value) else self.constant(IntegerAttr(v, index), index)
-
-    def float(self, v: float, t: Type) -> Value:
-        return self.constant(FloatAttr(v, t), t)
-
-    # -- index arithmetic (folds when static) -------------------------------------------
     def _binary(self, name: str, a: Ix, b: Ix, fold: Callable[[int, int], int]) -> Ix:
-        if isinstance(a, int) and isinstance(b, int):
-            return fold(a, b)
-        return arith.same_type(self.b, name, self.index(a), self.index(b))
+        assert isinstance(a, int) and isinstance(b, int), "IndexArith folds static sizes only"
+        return fold(a, b)
 
     def add(self, a: Ix, b: Ix) -> Ix:
         if b == 0:
@@ -117,6 +86,48 @@ class Emitter:
         for c, x in terms:
             acc = self.add(acc, self.mul(x, c)) if c else acc
         return acc
+
+
+class Emitter(IndexArith):
+    """Creates ops before the op being lowered (constants at function entry)."""
+
+    def __init__(self, builder: Builder, func: Operation):
+        self.b = builder
+        self.func = func
+        self._constants: dict[tuple, Value] = {}
+        # Sizes of the tensors this emitter made or measured, by value id, so
+        # that dynamic sizes are computed once and whole slices are recognised.
+        self._sizes: dict[int, tuple[Value, list[Ix]]] = {}
+        self._entry: Block = func.regions[0].blocks[0]
+        for op in self._entry.ops:  # reuse constants the function already has
+            if op.name == arith.CONSTANT:
+                self._constants.setdefault((op.attributes["value"], op.results[0].type), op.results[0])
+
+    # -- constants -------------------------------------------------------------------
+    def constant(self, attr: Attribute, type: Type) -> Value:
+        key = (attr, type)
+        value = self._constants.get(key)
+        if value is None:
+            index_ = 0
+            while index_ < len(self._entry.ops) and self._entry.ops[index_].name == arith.CONSTANT:
+                index_ += 1
+            value = arith.constant(Builder(self._entry, index_, self.b.pos, self.b.loc), attr, type)
+            if self.b.block is self._entry and self.b.index >= index_:
+                self.b.index += 1
+            self._constants[key] = value
+        return value
+
+    def index(self, v: Ix) -> Value:
+        return v if isinstance(v, Value) else self.constant(IntegerAttr(v, index), index)
+
+    def float(self, v: float, t: Type) -> Value:
+        return self.constant(FloatAttr(v, t), t)
+
+    # -- index arithmetic (folds when static, IndexArith's) -------------------------------
+    def _binary(self, name: str, a: Ix, b: Ix, fold: Callable[[int, int], int]) -> Ix:
+        if isinstance(a, int) and isinstance(b, int):
+            return fold(a, b)
+        return arith.same_type(self.b, name, self.index(a), self.index(b))
 
     # -- shapes -------------------------------------------------------------------------
     def remember(self, v: Value, sizes: Sequence[Ix]) -> Value:

@@ -16,7 +16,7 @@ the whole output reads them back:
 not chosen in bounds; a phase with no tap reads as zero).  Instead of one
 strided tensor.insert_slice per phase -- each a slow_memcpy dispatch in
 IREE -- the output is one elementwise op, which IREE fuses with the op that
-consumes the gradient (profile interleave_phases).  Static spatial sizes
+consumes the gradient (Emission.interleave_phases).  Static spatial sizes
 only (a phase of dynamic size may be empty, and its clamped read would be
 out of bounds).
 """

@@ -30,7 +30,7 @@ rectangle of (output position, reduction index) whose accesses are affine
   they execute is useful (no padding at all); "taps" (dynamic sizes) one
   piece per tap.
 
-Nothing here emits a tensor op: only index arithmetic through the Emitter
+Nothing here emits a tensor op: only index arithmetic through an IndexArith
 (which folds for static sizes).
 """
 
@@ -42,7 +42,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import NamedTuple, Optional
 
-from .emit import Emitter, Ix, ceildiv
+from .emit import IndexArith, Ix, ceildiv
 
 
 class Choice(str, Enum):
@@ -200,7 +200,7 @@ def pool_output_size(n: int, k: int, s: int, p: int, ceil_mode: bool, dilation: 
     return out
 
 
-def pool_outputs(em: Emitter, n: Ix, k: int, s: int, p: int, ceil_mode: bool, dilation: int = 1) -> Ix:
+def pool_outputs(em: IndexArith, n: Ix, k: int, s: int, p: int, ceil_mode: bool, dilation: int = 1) -> Ix:
     """pool_output_size for an input size known only at run time: the
     ceil_mode correction is min(out, ceildiv(n + p, s)) (out exceeds that
     by at most one when 2*p <= k, as PyTorch requires)."""
@@ -212,7 +212,7 @@ def pool_outputs(em: Emitter, n: Ix, k: int, s: int, p: int, ceil_mode: bool, di
 
 # --- pieces of each kernel along one dim ------------------------------------------------------
 
-def tap_range(em: Emitter, r: Rel, k: int) -> Optional[tuple[int, Ix]]:
+def tap_range(em: IndexArith, r: Rel, k: int) -> Optional[tuple[int, Ix]]:
     """(first s, number of s) for which tap k lands in bounds:
     0 <= S*s + D*k - P < Nb and 0 <= s < Ns.  None if statically empty."""
     if isinstance(r.Ns, int) and isinstance(r.Nb, int):
@@ -223,13 +223,13 @@ def tap_range(em: Emitter, r: Rel, k: int) -> Optional[tuple[int, Ix]]:
     return lo, em.max(0, em.add(em.sub(hi_ix, lo), 1))
 
 
-def extent(em: Emitter, r: Rel, ns: Ix, nk: Ix) -> Ix:
+def extent(em: IndexArith, r: Rel, ns: Ix, nk: Ix) -> Ix:
     """How many positions b = S*s + D*k - P span for ns values of s and nk
     of k: S*(ns - 1) + D*(nk - 1) + 1."""
     return em.add(em.add(em.mul(em.sub(ns, 1), r.S), em.mul(em.sub(nk, 1), r.D)), 1)
 
 
-def taps(em: Emitter, r: Rel) -> list[Tap]:
+def taps(em: IndexArith, r: Rel) -> list[Tap]:
     """(k, first s, count, positions b = S*s + D*k - P) of every tap k."""
     out = []
     for k in range(r.k):
@@ -245,7 +245,7 @@ def _tap_weight(k: int) -> Access:
     return Access(span=Span(offset=k, size=1), c_out=0, c_red=1)
 
 
-def gather_pieces(em: Emitter, r: Rel, strategy: Strategy) -> list[Piece]:
+def gather_pieces(em: IndexArith, r: Rel, strategy: Strategy) -> list[Piece]:
     """out[s] = sum_k B[S*s + D*k - P] * W[k]; inputs (B, W)."""
     if strategy == Strategy.TAPS:  # one piece per tap; pieces overlap and accumulate
         return [
@@ -270,7 +270,7 @@ def gather_pieces(em: Emitter, r: Rel, strategy: Strategy) -> list[Piece]:
     return pieces
 
 
-def scatter_pieces(em: Emitter, r: Rel, strategy: Strategy) -> list[Piece]:
+def scatter_pieces(em: IndexArith, r: Rel, strategy: Strategy) -> list[Piece]:
     """out[b] = sum_{s,k: b = S*s + D*k - P} A[s] * W[k]; inputs (A, W).
 
     One piece per tap k: the positions b = S*s + (D*k - P) it reaches form a
@@ -286,7 +286,7 @@ def scatter_pieces(em: Emitter, r: Rel, strategy: Strategy) -> list[Piece]:
     ]
 
 
-def weight_pieces(em: Emitter, r: Rel, strategy: Strategy) -> list[Piece]:
+def weight_pieces(em: IndexArith, r: Rel, strategy: Strategy) -> list[Piece]:
     """out[k] = sum_s A[s] * B[S*s + D*k - P]; inputs (A, B)."""
     if strategy == Strategy.TAPS:  # one piece per tap, each over its own s range
         return [
@@ -305,7 +305,7 @@ def weight_pieces(em: Emitter, r: Rel, strategy: Strategy) -> list[Piece]:
     return pieces
 
 
-def phase_pieces(em: Emitter, r: Rel) -> list[Piece]:
+def phase_pieces(em: IndexArith, r: Rel) -> list[Piece]:
     """out[b] = sum_{s,k: b = S*s + D*k - P} A[s] * W[k] for a kernel size K
     known only at run time, so that taps cannot be enumerated (or, static,
     where disjoint pieces are wanted: --device=gpu); inputs
@@ -382,14 +382,14 @@ def reaching_taps(piece: Piece, Ns: int) -> Optional[Piece]:
     ))
 
 
-PIECES: dict[Kind, Callable[[Emitter, Rel, Strategy], list[Piece]]] = {
+PIECES: dict[Kind, Callable[[IndexArith, Rel, Strategy], list[Piece]]] = {
     Kind.GATHER: gather_pieces,
     Kind.SCATTER: scatter_pieces,
     Kind.WEIGHT: weight_pieces,
 }
 
 
-def pieces(em: Emitter, kind: Kind, r: Rel, strategy: Strategy) -> list[Piece]:
+def pieces(em: IndexArith, kind: Kind, r: Rel, strategy: Strategy) -> list[Piece]:
     """The pieces of `kind` along one dim cut by `strategy`."""
     if strategy == Strategy.PHASES:
         return phase_pieces(em, r)

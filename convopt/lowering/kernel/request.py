@@ -15,14 +15,14 @@ from ...ir.types import FloatType
 from .device import PROFILES, Device, DeviceProfile
 from .emit import Ix
 from .packed import TileTable
-from .relation import Choice, Kind, Rel
+from .relation import Choice, Kind, Rel, Strategy
 from .roles import Layout
 
 
 class Peel(Choice):
     """When to split borders off instead of zero padding (`peel`)."""
 
-    AUTO = "auto"  # where padding would waste more than the device profile's peel_waste
+    AUTO = "auto"  # where padding would waste more than the device profile's costs.peel_waste
     ALWAYS = "always"
     NEVER = "never"
 
@@ -51,6 +51,37 @@ class KernelChoices:
 
 DEFAULT_CHOICES = KernelChoices()
 
+
+@dataclass(frozen=True)
+class Emission:
+    """How a variant's IR is shaped: decided once per kernel with its
+    variant (tiles.decide, from the profile's Builds and costs) and
+    followed by the emitters, which decide nothing.
+
+    strategies: how each spatial dim is cut (relation.Strategy; () until
+        decided);
+    interleave_phases: a strided scatter cut by phases keeps a dense
+        tensor per phase, read back by one linalg.generic (phases.py),
+        rather than a strided insert per phase;
+    dense_taps: its phases read their weight taps as dense copied blocks
+        (taps.py) rather than strided slices of one flipped copy;
+    image_first: a weight kernel's linalg.generic takes the image B first;
+    weight_spatial_first: a weight tile accumulates [k..., lead...],
+        transposed back;
+    tap_weight_first: a single-tap phase of a strided scatter takes the
+        weight first;
+    symmetric_pad: a weight kernel's image B, padded low by the forward
+        convolution's P, is padded by P at the high end too."""
+
+    strategies: tuple[Strategy, ...] = ()
+    interleave_phases: bool = False
+    dense_taps: bool = False
+    image_first: bool = False
+    weight_spatial_first: bool = False
+    tap_weight_first: bool = False
+    symmetric_pad: bool = False
+
+
 @dataclass(frozen=True)
 class KernelRequest:
     """One kernel to emit: `kind` over ins (tensors in `layouts`), the sum in
@@ -59,7 +90,9 @@ class KernelRequest:
     choices: the options it is emitted with.  image_padding: per spatial
     dim the padding the forward convolution gives input 1 (the image B of
     a weight kernel: x, not for a transposed convolution), empty when it
-    pads none (tiles._pad_inputs, profile symmetric_pad)."""
+    pads none (tiles._pad_inputs, Emission.symmetric_pad).  emission: how
+    the chosen variant is emitted (tiles.decide; registry.choose decides
+    it)."""
 
     kind: Kind
     ins: tuple[Value, Value]
@@ -71,6 +104,7 @@ class KernelRequest:
     acc_type: FloatType
     choices: KernelChoices = DEFAULT_CHOICES
     image_padding: Sequence[int] = ()
+    emission: Emission = Emission()
 
 
 @dataclass

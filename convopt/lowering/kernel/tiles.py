@@ -1,6 +1,6 @@
 """A kernel as a plan of pieces, and the loop that emits one tile per
 combination of pieces (one piece per spatial dim), each dim cut by its
-strategy (choose_strategy).
+strategy (choose_strategy, decided once per kernel: decide).
 
 The n-D op of a piece combination reads one slice of each input (zero-padded
 once, as far as any piece reads outside it) and writes one slice of an
@@ -15,12 +15,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ...ir.core import Value
+from .cost import FOLD
 from .device import DeviceProfile
-from .emit import Emitter, Ix
+from .emit import Emitter, IndexArith, Ix
 from .outputs import Outputs
 from .phases import PhaseOutputs, interleavable
 from .relation import PIECES, Kind, Piece, Rel, Span, Strategy, pieces
-from .request import KernelRequest, KernelStats, Peel
+from .request import Emission, KernelRequest, KernelStats, Peel
 from .roles import KERNELS, from_roles, present, to_roles
 from .taps import tap_blocks
 
@@ -65,32 +66,49 @@ class KernelPlan:
         return list(itertools.product(*self.per_dim))
 
 
-def choose_strategy(kind: Kind, em: Emitter, r: Rel, policy: Peel, device: DeviceProfile) -> Strategy:
+def choose_strategy(kind: Kind, em: IndexArith, r: Rel, policy: Peel, device: DeviceProfile) -> Strategy:
     """How to cut one dim: scatter by taps (by output phases over the
-    flipped weight when the kernel size is dynamic or the device profile
-    says scatter_phases); a static dim is "peeled" when its "padded" form
-    would waste more than the profile's peel_waste of its multiply-adds; a
-    dynamic dim goes by taps (exact at any size) unless the policy is
-    `never` or the profile has no dynamic_taps."""
+    flipped weight when the kernel size is dynamic or the target has no
+    tap_updates); a static dim is "peeled" when its "padded" form would
+    waste more than the costs' peel_waste of its multiply-adds; a dynamic
+    dim goes by taps (exact at any size) unless the policy is `never` or
+    the target has no dynamic_pieces."""
     if kind == Kind.SCATTER:
-        return Strategy.TAPS if isinstance(r.K, int) and not device.scatter_phases else Strategy.PHASES
+        return Strategy.TAPS if isinstance(r.K, int) and device.builds.tap_updates else Strategy.PHASES
     if not isinstance(r.K, int):
         return Strategy.PADDED
     if not r.static:
-        return Strategy.TAPS if policy != Peel.NEVER and device.dynamic_taps else Strategy.PADDED
+        return Strategy.TAPS if policy != Peel.NEVER and device.builds.dynamic_pieces else Strategy.PADDED
     if policy == Peel.NEVER:
         return Strategy.PADDED
     if policy == Peel.ALWAYS:
         return Strategy.PEELED
     executed = sum(p.macs() or 0 for p in PIECES[kind](em, r, Strategy.PADDED))
-    return Strategy.PEELED if executed > 0 and r.useful() < (1 - device.peel_waste) * executed else Strategy.PADDED
+    return Strategy.PEELED if executed > 0 and r.useful() < (1 - device.costs.peel_waste) * executed else Strategy.PADDED
 
 
-def plan_by_choices(em: Emitter, req: KernelRequest) -> KernelPlan:
-    """plan_kernel with each dim cut by choose_strategy under the request's
-    peel policy and device profile."""
-    choices = req.choices
-    return plan_kernel(em, req, [choose_strategy(req.kind, em, r, choices.peel, choices.device) for r in req.rels])
+def decide(req: KernelRequest) -> KernelRequest:
+    """req with its Emission decided from its peel policy and its profile
+    (what the target builds, its costs): once per kernel where its form is
+    chosen (registry.choose), again for a variant of another peel policy."""
+    device, builds = req.choices.device, req.choices.device.builds
+    emission = Emission(
+        strategies=tuple(choose_strategy(req.kind, FOLD, r, req.choices.peel, device) for r in req.rels),
+        interleave_phases=not builds.strided_inserts, dense_taps=not builds.strided_filter, image_first=not builds.image_second,
+        weight_spatial_first=not builds.channels_first_weight, tap_weight_first=not builds.quick_tap_products, symmetric_pad=not builds.own_pads,
+    )
+    return replace(req, emission=emission)
+
+
+def strategies(req: KernelRequest) -> tuple[Strategy, ...]:
+    """The decided cut of each spatial dim of req (decide)."""
+    assert len(req.emission.strategies) == len(req.rels), "a request whose emission is not decided (tiles.decide)"
+    return req.emission.strategies
+
+
+def plan_decided(em: Emitter, req: KernelRequest) -> KernelPlan:
+    """plan_kernel with each dim cut as req's emission decided."""
+    return plan_kernel(em, req, strategies(req))
 
 
 def plan_kernel(em: Emitter, req: KernelRequest, strategies: Sequence[Strategy]) -> KernelPlan:
@@ -103,12 +121,12 @@ def plan_kernel(em: Emitter, req: KernelRequest, strategies: Sequence[Strategy])
     per_dim = [pieces(em, req.kind, r, st) for r, st in zip(req.rels, strategies)]
     flipped = [i for i, st in enumerate(strategies) if st == Strategy.PHASES]
     blocks: dict[tuple[int, ...], Value] = {}
-    if flipped and req.choices.device.dense_taps and len(flipped) == len(strategies):
+    if flipped and req.emission.dense_taps and len(flipped) == len(strategies):
         blocks, per_dim = _tap_copy(em, ins[1], len(in_roles[1]), per_dim)
     elif flipped:  # phase pieces read the weight flipped along their dims
         ins = (ins[0], em.reverse(ins[1], [len(in_roles[1]) + i for i in flipped]))
     floors: list[list[Ix]] = [[0] * len(per_dim), [0] * len(per_dim)]
-    if req.kind == Kind.WEIGHT and req.choices.device.symmetric_pad and req.image_padding:
+    if req.kind == Kind.WEIGHT and req.emission.symmetric_pad and req.image_padding:
         floors[1] = list(req.image_padding)  # the image padded as the forward convolution pads it
     padded, shifts = _pad_inputs(em, ins, in_roles, per_dim, floors)
     return KernelPlan(
@@ -211,10 +229,10 @@ def emit_tiles(em: Emitter, req: KernelRequest, plan: KernelPlan, tile_fn: TileF
 
 def _outputs(em: Emitter, req: KernelRequest, plan: KernelPlan, combos: list[Combo]) -> Outputs | PhaseOutputs:
     """The accumulators of the pieces: a strided scatter cut by phases
-    interleaves its phases by one op where the profile says
+    interleaves its phases by one op where the emission says
     interleave_phases (phases.py), else outputs.Outputs."""
     lead, spatial, spans = [req.roles[r] for r in plan.out_roles], list(req.out_spatial), [[p.out for p in combo] for combo in combos]
-    phased = req.choices.device.interleave_phases and all(st == Strategy.PHASES for st in plan.strategies)
+    phased = req.emission.interleave_phases and all(st == Strategy.PHASES for st in plan.strategies)
     if phased and interleavable(spatial, spans):
         return PhaseOutputs(em, lead, spatial, req.acc_type, spans)
     return Outputs(em, lead, spatial, req.acc_type, spans)
@@ -233,6 +251,6 @@ def _in_slice(em: Emitter, plan: KernelPlan, j: int, value: Value, combo: Combo)
 
 
 def emit_tiled(em: Emitter, req: KernelRequest, tile_fn: TileFn, stats: KernelStats) -> Value:
-    """req as one tile_fn tile per piece combination (plan_by_choices,
+    """req as one tile_fn tile per piece combination (plan_decided,
     emit_tiles), returned in req.out_layout."""
-    return from_roles(em, emit_tiles(em, req, plan_by_choices(em, req), tile_fn, stats), req.out_layout, req.roles)
+    return from_roles(em, emit_tiles(em, req, plan_decided(em, req), tile_fn, stats), req.out_layout, req.roles)

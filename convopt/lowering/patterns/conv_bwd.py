@@ -95,10 +95,11 @@ def useful_macs(ops: Operands) -> Optional[int]:
 
 
 def bias_gradient(em: Emitter, dy: Value, acc_type: FloatType, two_step: bool = False) -> Value:
-    """grad_bias[f] = sum_{n, s...} dy[n, f, s...]; two_step (the device
-    profile's bias_two_step) with a dynamic size: sum_n (sum_{s...} dy[n, f,
-    s...]), two reductions that each reduce contiguous dims (static shapes
-    keep one op: one dispatch less to build)."""
+    """grad_bias[f] = sum_{n, s...} dy[n, f, s...]; two_step (where the
+    target has no dynamic_all_reduce, device.Builds) with a dynamic size:
+    sum_n (sum_{s...} dy[n, f, s...]), two reductions that each reduce
+    contiguous dims (static shapes keep one op: one dispatch less to
+    build)."""
     rank = ranked(dy.type).rank
     if two_step and None in ranked(dy.type).shape:
         return em.reduce_sum(em.reduce_sum(dy, list(range(2, rank)), acc_type), [0], acc_type)
@@ -148,7 +149,7 @@ def lower_conv_backward(op: Operation, rewriter: Rewriter, choices: KernelChoice
         values[1] = finish(em, acc, spec.dtype, op.results[1].type)
         report.append(("grad_weight", kstats))
     if wanted[2]:
-        values[2] = finish(em, bias_gradient(em, dy, acc_type, choices.device.bias_two_step), spec.dtype, op.results[2].type)
+        values[2] = finish(em, bias_gradient(em, dy, acc_type, two_step=not choices.device.builds.dynamic_all_reduce), spec.dtype, op.results[2].type)
     if stats is not None:
         for name, k in report:
             eff = f"{useful / k.executed:.3f}" if useful and k.executed else "n/a (dynamic shape)"

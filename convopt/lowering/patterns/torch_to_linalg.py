@@ -8,7 +8,7 @@
     aten.flatten.using_ints   tensor.collapse_shape
     aten.sum.dim_IntList      y[kept...] = sum_{reduced...} x[...]
     aten.zeros                linalg.fill of zeros (a tensor.empty alone for a size-0 shape)
-    aten.max_pool2d_with_indices_backward   the form gather (device profile gather_max_pool: gpu; max_pool_bwd.py)
+    aten.max_pool2d_with_indices_backward   the form gather (where the target builds no max_pool_scatter, device.Builds: gpu; max_pool_bwd.py)
     tensor_static_info_cast   tensor.cast
 
 Each lowering is a rewrite pattern on its op (torch_to_linalg_patterns: the
@@ -333,7 +333,7 @@ def torch_to_linalg_patterns(choices: KernelChoices = DEFAULT_CHOICES, stats: Op
     """The patterns of convopt-torch-to-linalg: aten.convolution with the
     kernel options, the shape ops and sums."""
     patterns: list[RewritePattern] = [LowerConvolution(choices=choices, stats=stats)]
-    if choices.device.gather_max_pool:  # the backend's own lowering fails there (max_pool_bwd.py)
+    if not choices.device.builds.max_pool_scatter:  # the backend's own lowering fails there (max_pool_bwd.py)
         patterns.append(LowerMaxPoolBwd(choices=choices, stats=stats, root=definition(torch.MAX_POOL2D_BACKWARD), forms=("gather",)))
     return patterns + [LowerToBuiltin(root=definition(name), lower=fn, takes=float_sum if name == torch.SUM_DIM else None) for name, fn in SHAPE_LOWERINGS.items()]
 

@@ -2,7 +2,7 @@
 // selection; iree-compile aborts).  r2plus1d's step through README's GPU recipe (--lower-conv-bwd
 // --lower-forward-convs --device=gpu), f32, bf16 and f16 alike, fails on this dispatch
 // (main$async_dispatch_155_elementwise_broadcast_9216_f32): the dense copy of the weight taps of a
-// strided 3x1x1 scatter's phases (kernel/taps.py, profile dense_taps), one linalg.generic over a flat
+// strided 3x1x1 scatter's phases (kernel/taps.py, Emission dense_taps), one linalg.generic over a flat
 // tensor whose indices are divisions and remainders by constants.  IREE narrows that index arithmetic
 // to i16 vectors, which NVPTX cannot select; divsi/remsi fail alike.  rocm and vulkan-spirv build it.
 // convopt no longer emits this form: kernel/taps.py writes each phase combination's block by its own

@@ -3,7 +3,7 @@
 // gradient (plain indices) and second the image (kh + oh, kw + ow): the GPU
 // reduction pipeline packs the innermost reduced dim (ow), which the image
 // reads in a compound index.  With the image first (convopt --device=gpu,
-// profile image_first) IREE sees a convolution and builds it.
+// Emission image_first) IREE sees a convolution and builds it.
 // iree-compile wgrad_image_second.mlir --iree-hal-target-backends=rocm --iree-rocm-target=gfx942 -o /dev/null
 #a = affine_map<(f, kh, kw, n, oh, ow) -> (n, f, oh, ow)>
 #b = affine_map<(f, kh, kw, n, oh, ow) -> (n, f, kh + oh, kw + ow)>

@@ -13,7 +13,7 @@
 //                the forward pads it (then sliced to the 9x9 it reads),
 //                which comes first (the image: d2 + d5 * 2); no peeled pieces;
 //                its accumulator kernel dims first, [3, 3, 6, 4], transposed
-//                back to [6, 4, 3, 3] (device.py weight_spatial_first).
+//                back to [6, 4, 3, 3] (request.Emission weight_spatial_first).
 //   cpu (default) output differs: per-tap scatter ops.
 // RUN: %convopt --lower-conv-bwd --device=gpu %s | FileCheck %s
 // RUN: %convopt --lower-conv-bwd --device=gpu %s | %mlir-verify
