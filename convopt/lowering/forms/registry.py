@@ -199,9 +199,12 @@ def choose(req: KernelRequest) -> Pick:
     priority); a forced form's cheapest variant where it serves the kernel
     and fits, else FALLBACK's; auto's for a kernel FALLBACK does not serve
     (a window kernel: the forced form is a convolution's)."""
+    from ..kernel.request import KernelRequest
     from ..kernel.tiles import decide  # the lowering's, imported when a kernel is chosen
 
-    req, requested = decide(req), req.choices.form
+    if isinstance(req, KernelRequest):  # a window kernel's request (pooling.py) has no emission to decide
+        req = decide(req)
+    requested = req.choices.form
     if requested == AUTO or req.kind not in form(FALLBACK).kinds:
         pick = cheapest([f for f in by_priority() if req.kind in f.kinds and f.candidate(req)], req)
     else:
