@@ -24,18 +24,8 @@ import functools
 import math
 from dataclasses import dataclass
 
+from ..choices import Device
 from .cost import FIELDS, Costs
-from .relation import Choice
-
-
-class Device(Choice):
-    """The device classes of `--device` (see the module docstring)."""
-
-    CPU = "cpu"
-    AVX2 = "avx2"
-    AVX512 = "avx512"
-    GPU = "gpu"
-    HOST = "host"
 
 
 @dataclass(frozen=True)
@@ -201,9 +191,6 @@ PROFILES: dict[Device, DeviceProfile] = {
         symmetric_pad=True, tap_weight_first=True, weight_spatial_first=True, gather_max_pool=True, costs=GPU_COSTS,
     ),
 }
-
-DEVICES = tuple(d.value for d in Device)
-
 
 def cpu_flags(cpuinfo: str) -> frozenset[str]:
     """The CPU flags of a /proc/cpuinfo text (its first `flags` line)."""
