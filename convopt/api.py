@@ -23,7 +23,7 @@ from typing import Any, Optional, Union
 
 from .diagnostics import ConvoptError
 from .driver import Options, decode, run_text
-from .pass_options import build, checked, leaves
+from .pass_options import Leaf, build, checked, keywords
 from .pipelines import PipelineOptions, default_pipeline
 
 _OP_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
@@ -32,11 +32,11 @@ Input = Union[str, bytes, Any]
 """Module text, UTF-8 bytes, or an object with `.operation.get_asm()` (a
 `torch_mlir.ir.Module`) or `.get_asm()` (an `Operation`)."""
 
-KEYWORDS = {leaf.keyword: leaf for leaf in leaves(PipelineOptions) if leaf.keyword}
+KEYWORDS = keywords(PipelineOptions)
 """The keywords of `lower` -> the pass options they set (pass_options.Leaf):
 the keywords made from the pass options' fields."""
 
-DECOMPOSE_KEYWORDS = tuple(k for k, leaf in KEYWORDS.items() if leaf.path[0] == "decompose")
+DECOMPOSE_KEYWORDS = {k: leaf for k, leaf in KEYWORDS.items() if leaf.path[0] == "decompose"}
 """The keywords of `decompose`: the options of the decomposition."""
 
 
@@ -54,7 +54,7 @@ def lower(module: Input, *, name: str = "<input>", torch_mlir_stages: bool = Fal
     file written by convopt-calibrate (a ValueError where it is no profile,
     a warning where it was measured on another CPU or IREE).  `name` is the
     file name in diagnostics."""
-    record = _record("lower", options, tuple(KEYWORDS), lower_conv_bwd=True)
+    record = options_record("lower", options, KEYWORDS, lower_conv_bwd=True)
     return run_text(_text(module, name), Options(pipeline=default_pipeline(record), torch_mlir_stages=torch_mlir_stages), name)
 
 
@@ -63,31 +63,32 @@ def decompose(module: Input, *, name: str = "<input>", **options: Any) -> str:
     `aten.sum.dim_IntList` and shape ops (torch in, torch out): every op,
     unless `target` or `backend_legal_ops` make it legal; the text
     `convopt --decompose-conv-bwd` prints."""
-    record = _record("decompose", options, DECOMPOSE_KEYWORDS, decompose_conv_bwd=True)
+    record = options_record("decompose", options, DECOMPOSE_KEYWORDS, decompose_conv_bwd=True)
     return run_text(_text(module, name), Options(pipeline=default_pipeline(record)), name)
 
 
-def _record(function: str, options: dict[str, Any], allowed: tuple[str, ...], **switches: bool) -> PipelineOptions:
-    """The pipeline record of a function's keywords (a TypeError for one it
-    does not take, a ValueError for a value that is no choice)."""
+def options_record(function: str, options: dict[str, Any], allowed: dict[str, Leaf], record: type[PipelineOptions] = PipelineOptions,
+                   **switches: bool) -> PipelineOptions:
+    """The record of a function's keywords, `allowed` (keywords()); a
+    TypeError for one it does not take, a ValueError for a value that is no choice."""
     values: dict[tuple[str, ...], Any] = {(name,): on for name, on in switches.items()}
     for keyword, value in options.items():
         if keyword not in allowed:
             raise TypeError(f"{function}() got an unexpected keyword argument '{keyword}'")
         value = _FRONT.get(keyword, lambda v: v)(value)
         if value is not None:
-            values[KEYWORDS[keyword].path] = checked(keyword, KEYWORDS[keyword], value)
-    return build(PipelineOptions, values)
+            values[allowed[keyword].path] = checked(keyword, allowed[keyword], value)
+    return build(record, values)
 
 
-def _document(function: Any, keywords: tuple[str, ...]) -> None:
+def _document(function: Any, allowed: dict[str, Leaf]) -> None:
     """Give function the signature of its keywords (for help() and
     inspect.signature) and a line per keyword in its docstring."""
     signature = inspect.signature(function)
     params = list(signature.parameters.values())[:-1]  # **options
-    params += [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=_plain(KEYWORDS[k].field.default)) for k in keywords]
+    params += [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=_plain(leaf.field.default)) for k, leaf in allowed.items()]
     function.__signature__ = signature.replace(parameters=params)
-    lines = [f"    {k} (--{KEYWORDS[k].flag}): {KEYWORDS[k].field.metadata['doc']}" for k in keywords]
+    lines = [f"    {k} (--{leaf.flag}): {leaf.field.metadata['doc']}" for k, leaf in allowed.items()]
     function.__doc__ += "\n\n    Keywords:\n\n" + "\n".join(lines) + "\n"
 
 
@@ -138,7 +139,7 @@ _FRONT = {"backend_legal_ops": _legal_ops, "cost_profile": _cost_profile}
 """The keywords whose values the API takes in more ways than the option's
 type (a list or a string of op names; a profile path, made absolute)."""
 
-_document(lower, tuple(KEYWORDS))
+_document(lower, KEYWORDS)
 _document(decompose, DECOMPOSE_KEYWORDS)
 
 __all__ = ["ConvoptError", "decompose", "lower"]

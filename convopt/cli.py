@@ -22,7 +22,7 @@ import click
 
 from . import __version__
 from .lowering.choices import spellings
-from .pass_options import Leaf, build, is_choice, leaves
+from .pass_options import Leaf, build, flags, is_choice
 from .pipelines import PipelineOptions, default_pipeline
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ _DRIVER_OPTIONS = (
 """The long options of the driver itself; with the pass options' flags
 (PIPELINE_FLAGS), those normalize_argv takes with one dash."""
 
-PIPELINE_FLAGS = {leaf.flag: leaf for leaf in leaves(PipelineOptions) if leaf.flag}
+PIPELINE_FLAGS = flags(PipelineOptions)
 """`--flag` name -> the pass option it sets (pass_options.Leaf): the flags
 made from the pass options' fields."""
 
@@ -95,8 +95,14 @@ def flag_option(leaf: Leaf) -> tuple[list[str], dict[str, Any]]:
     elif is_choice(leaf.type):
         kind = click.Choice(spellings(leaf.type))
     else:
-        kind = None
+        kind = click.INT if leaf.type is int else None
     return decls, {"type": kind, "default": None, "metavar": meta["metavar"], "help": meta["help"]}
+
+
+def flag_param(leaf: Leaf) -> click.Option:
+    """The click option of a pass option (flag_option)."""
+    decls, attrs = flag_option(leaf)
+    return click.Option(decls, **attrs)
 
 
 def _flag(name: str) -> Callable[[Any], Any]:
@@ -187,8 +193,7 @@ def _place_the_other_flags(command: click.Command) -> None:
     at = next(i for i, p in enumerate(command.params) if p.name == "version")
     for leaf in PIPELINE_FLAGS.values():
         if str(leaf.flag).replace("-", "_") not in placed:
-            decls, attrs = flag_option(leaf)
-            command.params.insert(at, click.Option(decls, **attrs))
+            command.params.insert(at, flag_param(leaf))
             at += 1
 
 
@@ -250,13 +255,14 @@ def _options(input_path: str, output_path: str, f: _Flags, given: dict[str, Any]
     )
 
 
-def pipeline_options(given: dict[str, Any]) -> PipelineOptions:
+def pipeline_options(given: dict[str, Any], record: type[PipelineOptions] = PipelineOptions) -> PipelineOptions:
     """The record of the pass options' flags given (flag name -> value);
     --cost-profile's file resolved (_cost_profile)."""
-    values = {PIPELINE_FLAGS[name].path: value for name, value in given.items()}
+    names = flags(record)
+    values = {names[name].path: value for name, value in given.items()}
     if "cost-profile" in given:
-        values[PIPELINE_FLAGS["cost-profile"].path] = _cost_profile(given["cost-profile"]) or ""
-    return build(PipelineOptions, values)
+        values[names["cost-profile"].path] = _cost_profile(given["cost-profile"]) or ""
+    return build(record, values)
 
 
 def flags_pipeline(args: Iterable[str]) -> str:

@@ -19,7 +19,6 @@ names).  This module imports nothing heavy: the command line reads it for `--hel
 from __future__ import annotations
 
 import dataclasses
-import functools
 import typing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -42,11 +41,15 @@ def option(default: Any, doc: str, *, flag: Optional[str] = "", keyword: Optiona
     return dataclasses.field(default=default, metadata=meta)
 
 
-@functools.cache
+_TYPES: dict[type, dict[str, Any]] = {}
+
+
 def field_types(cls: type) -> dict[str, Any]:
-    """A record's field names -> their types, resolved (Optional[X] -> X)."""
-    hints = typing.get_type_hints(cls)
-    return {f.name: unoptional(hints[f.name]) for f in dataclasses.fields(cls)}
+    """A record's field names -> their types, resolved (Optional[X] -> X); once per class."""
+    if cls not in _TYPES:
+        hints = typing.get_type_hints(cls)
+        _TYPES[cls] = {f.name: unoptional(hints[f.name]) for f in dataclasses.fields(cls)}
+    return _TYPES[cls]
 
 
 def unoptional(tp: Any) -> Any:
@@ -153,6 +156,16 @@ def leaves(cls: type, path: tuple[str, ...] = ()) -> Iterator[Leaf]:
             yield from leaves(tp, (*path, f.name))
         else:
             yield Leaf((*path, f.name), f, tp)
+
+
+def flags(cls: type) -> dict[str, Leaf]:
+    """The command line's flag names of a record's options -> the options."""
+    return {str(leaf.flag): leaf for leaf in leaves(cls) if leaf.flag}
+
+
+def keywords(cls: type) -> dict[str, Leaf]:
+    """The Python API's keywords of a record's options -> the options."""
+    return {str(leaf.keyword): leaf for leaf in leaves(cls) if leaf.keyword}
 
 
 def build(cls: type, values: dict[tuple[str, ...], Any], path: tuple[str, ...] = ()) -> Any:
