@@ -89,7 +89,8 @@ def _document(function: Any, allowed: dict[str, Leaf]) -> None:
     params += [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=_plain(leaf.field.default)) for k, leaf in allowed.items()]
     function.__signature__ = signature.replace(parameters=params)
     lines = [f"    {k} (--{leaf.flag}): {leaf.field.metadata['doc']}" for k, leaf in allowed.items()]
-    function.__doc__ += "\n\n    Keywords:\n\n" + "\n".join(lines) + "\n"
+    if function.__doc__:  # None under python -OO
+        function.__doc__ += "\n\n    Keywords:\n\n" + "\n".join(lines) + "\n"
 
 
 def _cost_profile(path: Optional[str]) -> Optional[str]:

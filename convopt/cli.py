@@ -30,39 +30,9 @@ if TYPE_CHECKING:
 
 SPLIT_MARKER = "// -----"
 
-_DRIVER_OPTIONS = (
-    "output",
-    "pass-pipeline",
-    "list-passes",
-    "split-input-file",
-    "verify-diagnostics",
-    "mlir-print-debuginfo",
-    "print-ir-after-all",
-    "remarks",
-    "stats",
-    "torch-mlir-stages",
-    "threads",
-    "verify-each",
-    "mlir-timing",
-    "timing",
-    "mlir-print-ir-before",
-    "mlir-print-ir-after",
-    "allow-unregistered-dialect",
-    "dump-pass-pipeline",
-    "mlir-elide-elementsattrs-if-larger",
-    "mlir-print-op-generic",
-    "version",
-    "help",
-)
-"""The long options of the driver itself; with the pass options' flags
-(PIPELINE_FLAGS), those normalize_argv takes with one dash."""
-
 PIPELINE_FLAGS = flags(PipelineOptions)
 """`--flag` name -> the pass option it sets (pass_options.Leaf): the flags
 made from the pass options' fields."""
-
-_LONG_OPTIONS = (*_DRIVER_OPTIONS, *PIPELINE_FLAGS)
-
 
 class LiveChoice(click.Choice):
     """A click.Choice over names read each time they are used (`--conv-form`:
@@ -111,13 +81,19 @@ def _flag(name: str) -> Callable[[Any], Any]:
     return click.option(*decls, **attrs)
 
 
+def long_options() -> set[str]:
+    """The names of the command's long options (`split-input-file`)."""
+    return {opt[2:] for p in main.params for opt in p.opts if opt.startswith("--")} | {"help"}
+
+
 def normalize_argv(argv: list[str]) -> list[str]:
     """Accept mlir-opt's single-dash spellings (`-split-input-file`)."""
     out = []
+    names = long_options()
     for arg in argv:
         if arg.startswith("-") and not arg.startswith("--") and len(arg) > 2:
             name = arg[1:].split("=", 1)[0]
-            if name in _LONG_OPTIONS:
+            if name in names:
                 arg = "-" + arg
         out.append(arg)
     return out

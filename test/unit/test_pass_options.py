@@ -80,7 +80,9 @@ def test_the_command_has_a_flag_per_option_and_the_api_a_keyword():
     assert set(inspect.signature(api.decompose).parameters) == {"module", "name", "backend_legal_ops", "target"}
     # names do not collide: each option one flag, one keyword
     assert len({leaf.flag for leaf in leaves(PipelineOptions) if leaf.flag}) == len(cli.PIPELINE_FLAGS)
-    assert not set(cli.PIPELINE_FLAGS) & set(cli._DRIVER_OPTIONS)
+    opts = [opt for p in cli.main.params for opt in p.opts]
+    assert len(opts) == len(set(opts)) and set(cli.PIPELINE_FLAGS) <= cli.long_options()
+    assert cli.normalize_argv(["-lower-conv-bwd", "-device=gpu", "-split-input-file", "-o", "x"]) == ["--lower-conv-bwd", "--device=gpu", "--split-input-file", "-o", "x"]
 
 
 def test_one_list_per_choice():
