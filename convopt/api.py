@@ -15,90 +15,82 @@ the function behind the command line, so they return its bytes.
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Iterable
+from enum import Enum
 from typing import Any, Optional, Union
 
 from .diagnostics import ConvoptError
 from .driver import Options, decode, run_text
-from .lowering.forms import registry as forms
-from .pipelines import OPT_LEVELS, default_pipeline
+from .pass_options import Leaf, build, checked, keywords
+from .pipelines import PipelineOptions, default_pipeline
 
-TARGETS = ("linalg", "rocmlir")
-MATMUL_TILES = ("none", "avx512", "host")
-DEVICES = ("cpu", "avx2", "avx512", "gpu", "host")
 _OP_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
 
 Input = Union[str, bytes, Any]
 """Module text, UTF-8 bytes, or an object with `.operation.get_asm()` (a
 `torch_mlir.ir.Module`) or `.get_asm()` (an `Operation`)."""
 
+KEYWORDS = keywords(PipelineOptions)
+"""The keywords of `lower` -> the pass options they set (pass_options.Leaf):
+the keywords made from the pass options' fields."""
 
-def lower(
-    module: Input,
-    *,
-    target: str = "linalg",
-    backend_legal_ops: Union[None, str, Iterable[str]] = None,
-    conv_form: str = "auto",
-    matmul_tiles: str = "none",
-    device: str = "cpu",
-    torch_boundary: bool = False,
-    torch_mlir_stages: bool = False,
-    name: str = "<input>",
-    forward_convs: bool = False,
-    pool_bwd: bool = False,
-    cost_profile: Optional[str] = None,
-    opt_level: str = "O2",
-) -> str:
+DECOMPOSE_KEYWORDS = {k: leaf for k, leaf in KEYWORDS.items() if leaf.path[0] == "decompose"}
+"""The keywords of `decompose`: the options of the decomposition."""
+
+
+def lower(module: Input, *, name: str = "<input>", torch_mlir_stages: bool = False, **options: Any) -> str:
     """Lower every `torch.aten.convolution_backward` to linalg, directly where
     `target` (or `backend_legal_ops`) takes the op, else through the
     decomposition; the text `convopt --lower-conv-bwd` prints.
 
-    `backend_legal_ops`: op names (a list, or one comma-separated string);
-    None keeps the target's, an empty list decomposes every op.
-    `torch_mlir_stages=True` (needs the `torch_mlir` package) reads a raw FX
-    import and returns pure linalg: torch-mlir's frontend stage, convopt,
-    torch-mlir's linalg stage.  `matmul_tiles` (`--matmul-tiles`): "none"
-    (plain linalg.matmul), "avx512" or "host" (CPU-specific linalg.mmt4d
-    tiles for large bf16/f32 matmuls).  `device` (`--device`): the class of
-    machine the IR is built for, "cpu" (any x86-64 CPU), "avx2", "avx512",
-    "gpu" or "host".  `conv_form` (`--conv-form`): "auto" or the name of a
-    registered form (convopt/lowering/forms/registry.py: "generic", "named",
-    "im2col").  `forward_convs=True` (`--lower-forward-convs`) also lowers
-    the graph's own aten.convolution ops through convopt's forms.
-    `pool_bwd=True` (`--lower-pool-bwd`) also lowers the average-pooling
-    backward ops (avg_pool1d/2d/3d_backward) through the same kernels.
-    `cost_profile` (`--cost-profile`): a file written by convopt-calibrate;
-    forms are chosen by the costs measured there (a ValueError where it is
-    no profile, a warning where it was measured on another CPU or IREE).
-    `opt_level` (`--opt-level`): "O0"-"O3", how much IREE's build time
-    weighs in the form choice (O2, the default: a dispatch's build
-    amortized over 10^5 runs).  `name` is the file name in diagnostics."""
-    _check_choice("target", target, TARGETS)
-    _check_choice("opt_level", opt_level, OPT_LEVELS)
-    _check_choice("conv_form", conv_form, forms.names())
-    _check_choice("matmul_tiles", matmul_tiles, MATMUL_TILES)
-    _check_choice("device", device, DEVICES)
-    pipeline = default_pipeline(True, False, target, _legal_ops(backend_legal_ops), torch_boundary, None if conv_form == "auto" else conv_form, matmul_tiles, device, forward_convs, pool_bwd,
-                                cost_profile=_cost_profile(cost_profile), opt_level=opt_level)
-    return run_text(_text(module, name), Options(pipeline=pipeline, torch_mlir_stages=torch_mlir_stages), name)
+    The keywords are the command line's flags (`conv_form` is
+    `--conv-form`), listed below.  `backend_legal_ops`: op names (a list, or
+    one comma-separated string); None keeps the target's, an empty list
+    decomposes every op.  `torch_mlir_stages=True` (needs the `torch_mlir`
+    package) reads a raw FX import and returns pure linalg: torch-mlir's
+    frontend stage, convopt, torch-mlir's linalg stage.  `cost_profile`: a
+    file written by convopt-calibrate (a ValueError where it is no profile,
+    a warning where it was measured on another CPU or IREE).  `name` is the
+    file name in diagnostics."""
+    record = options_record("lower", options, KEYWORDS, lower_conv_bwd=True)
+    return run_text(_text(module, name), Options(pipeline=default_pipeline(record), torch_mlir_stages=torch_mlir_stages), name)
 
 
-def decompose(
-    module: Input,
-    *,
-    target: Optional[str] = None,
-    backend_legal_ops: Union[None, str, Iterable[str]] = None,
-    name: str = "<input>",
-) -> str:
+def decompose(module: Input, *, name: str = "<input>", **options: Any) -> str:
     """Decompose `torch.aten.convolution_backward` into `aten.convolution`,
     `aten.sum.dim_IntList` and shape ops (torch in, torch out): every op,
     unless `target` or `backend_legal_ops` make it legal; the text
     `convopt --decompose-conv-bwd` prints."""
-    if target is not None:
-        _check_choice("target", target, TARGETS)
-    pipeline = default_pipeline(False, True, target, _legal_ops(backend_legal_ops), False, None)
-    return run_text(_text(module, name), Options(pipeline=pipeline), name)
+    record = options_record("decompose", options, DECOMPOSE_KEYWORDS, decompose_conv_bwd=True)
+    return run_text(_text(module, name), Options(pipeline=default_pipeline(record)), name)
+
+
+def options_record(function: str, options: dict[str, Any], allowed: dict[str, Leaf], record: type[PipelineOptions] = PipelineOptions,
+                   **switches: bool) -> PipelineOptions:
+    """The record of a function's keywords, `allowed` (keywords()); a
+    TypeError for one it does not take, a ValueError for a value that is no choice."""
+    values: dict[tuple[str, ...], Any] = {(name,): on for name, on in switches.items()}
+    for keyword, value in options.items():
+        if keyword not in allowed:
+            raise TypeError(f"{function}() got an unexpected keyword argument '{keyword}'")
+        value = _FRONT.get(keyword, lambda v: v)(value)
+        if value is not None:
+            values[allowed[keyword].path] = checked(keyword, allowed[keyword], value)
+    return build(record, values)
+
+
+def _document(function: Any, allowed: dict[str, Leaf]) -> None:
+    """Give function the signature of its keywords (for help() and
+    inspect.signature) and a line per keyword in its docstring."""
+    signature = inspect.signature(function)
+    params = list(signature.parameters.values())[:-1]  # **options
+    params += [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=_plain(leaf.field.default)) for k, leaf in allowed.items()]
+    function.__signature__ = signature.replace(parameters=params)
+    lines = [f"    {k} (--{leaf.flag}): {leaf.field.metadata['doc']}" for k, leaf in allowed.items()]
+    if function.__doc__:  # None under python -OO
+        function.__doc__ += "\n\n    Keywords:\n\n" + "\n".join(lines) + "\n"
 
 
 def _cost_profile(path: Optional[str]) -> Optional[str]:
@@ -139,9 +131,16 @@ def _legal_ops(ops: Union[None, str, Iterable[str]]) -> Optional[str]:
     return ",".join(names)
 
 
-def _check_choice(what: str, value: object, choices: tuple[str, ...]) -> None:
-    if value not in choices:
-        raise ValueError(f"{what} must be one of {', '.join(choices)}, not {value!r}")
+def _plain(value: Any) -> Any:
+    """A default as the API user writes it: an enum's spelling."""
+    return value.value if isinstance(value, Enum) else value
 
+
+_FRONT = {"backend_legal_ops": _legal_ops, "cost_profile": _cost_profile}
+"""The keywords whose values the API takes in more ways than the option's
+type (a list or a string of op names; a profile path, made absolute)."""
+
+_document(lower, KEYWORDS)
+_document(decompose, DECOMPOSE_KEYWORDS)
 
 __all__ = ["ConvoptError", "decompose", "lower"]

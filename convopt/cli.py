@@ -14,82 +14,86 @@ import gc
 import os
 import signal
 import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn, Optional
 
 import click
 
 from . import __version__
-from .lowering.forms import registry as forms
-from .pipelines import OPT_LEVELS, default_pipeline
+from .lowering.choices import spellings
+from .pass_options import Leaf, build, flags, is_choice
+from .pipelines import PipelineOptions, default_pipeline
 
 if TYPE_CHECKING:
     from .driver import Options
 
 SPLIT_MARKER = "// -----"
 
-_LONG_OPTIONS = (
-    "output",
-    "lower-conv-bwd",
-    "decompose-conv-bwd",
-    "backend-legal-ops",
-    "target",
-    "pass-pipeline",
-    "list-passes",
-    "split-input-file",
-    "verify-diagnostics",
-    "mlir-print-debuginfo",
-    "print-ir-after-all",
-    "torch-boundary",
-    "remarks",
-    "conv-form",
-    "matmul-tiles",
-    "device",
-    "cost-profile",
-    "opt-level",
-    "lower-forward-convs",
-    "lower-pool-bwd",
-    "stats",
-    "torch-mlir-stages",
-    "threads",
-    "verify-each",
-    "mlir-timing",
-    "timing",
-    "mlir-print-ir-before",
-    "mlir-print-ir-after",
-    "allow-unregistered-dialect",
-    "dump-pass-pipeline",
-    "mlir-elide-elementsattrs-if-larger",
-    "mlir-print-op-generic",
-    "version",
-    "help",
-)
+PIPELINE_FLAGS = flags(PipelineOptions)
+"""`--flag` name -> the pass option it sets (pass_options.Leaf): the flags
+made from the pass options' fields."""
 
+class LiveChoice(click.Choice):
+    """A click.Choice over names read each time they are used (`--conv-form`:
+    the registry's forms, so that a form registered after import is a
+    choice too, read without importing the forms)."""
 
-class FormChoice(click.Choice):
-    """`--conv-form`: a click.Choice over the registry's form names, read
-    each time they are used (a form registered after import is a choice
-    too); the names are read without importing the forms."""
-
-    def __init__(self) -> None:
+    def __init__(self, names: Callable[[], tuple[str, ...]]) -> None:
+        self._names = names
         super().__init__(())
 
     @property
     def choices(self) -> tuple[str, ...]:
-        return forms.names()
+        return self._names()
 
     @choices.setter
     def choices(self, value: object) -> None:
-        """click.Choice sets the list it is given: the registry's is read instead."""
+        """click.Choice sets the list it is given: the function's is read instead."""
+
+
+def flag_option(leaf: Leaf) -> tuple[list[str], dict[str, Any]]:
+    """The declaration and attributes of the click option of a pass option:
+    a flag for a bool, a choice for an enum or an open set of names, else a
+    value (default None: not given)."""
+    meta = leaf.field.metadata
+    decls = ["--" + str(leaf.flag), str(leaf.flag).replace("-", "_")]
+    if leaf.type is bool:
+        return decls, {"is_flag": True, "help": meta["help"]}
+    if meta["choices"] is not None:
+        kind: Any = LiveChoice(meta["choices"])
+    elif is_choice(leaf.type):
+        kind = click.Choice(spellings(leaf.type))
+    else:
+        kind = click.INT if leaf.type is int else None
+    return decls, {"type": kind, "default": None, "metavar": meta["metavar"], "help": meta["help"]}
+
+
+def flag_param(leaf: Leaf) -> click.Option:
+    """The click option of a pass option (flag_option)."""
+    decls, attrs = flag_option(leaf)
+    return click.Option(decls, **attrs)
+
+
+def _flag(name: str) -> Callable[[Any], Any]:
+    """The decorator adding the flag --name of a pass option."""
+    decls, attrs = flag_option(PIPELINE_FLAGS[name])
+    return click.option(*decls, **attrs)
+
+
+def long_options() -> set[str]:
+    """The names of the command's long options (`split-input-file`)."""
+    return {opt[2:] for p in main.params for opt in p.opts if opt.startswith("--")} | {"help"}
 
 
 def normalize_argv(argv: list[str]) -> list[str]:
     """Accept mlir-opt's single-dash spellings (`-split-input-file`)."""
     out = []
+    names = long_options()
     for arg in argv:
         if arg.startswith("-") and not arg.startswith("--") and len(arg) > 2:
             name = arg[1:].split("=", 1)[0]
-            if name in _LONG_OPTIONS:
+            if name in names:
                 arg = "-" + arg
         out.append(arg)
     return out
@@ -98,58 +102,25 @@ def normalize_argv(argv: list[str]) -> list[str]:
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("input_path", metavar="[INPUT]", default="-", required=False)
 @click.option("-o", "--output", "output_path", default="-", metavar="PATH", help="Write the result to PATH (atomically; nothing is written on error).")
-@click.option("--lower-conv-bwd", is_flag=True, help="Lower every torch.aten.convolution_backward to linalg: directly where the target accepts it, else decomposed first.")
-@click.option("--decompose-conv-bwd", is_flag=True, help="Only decompose convolution_backward into aten.convolution and aten.sum (torch in, torch out).")
-@click.option("--backend-legal-ops", metavar="OPS", default=None, help="Comma-separated torch op names the backend takes as they are (e.g. aten.convolution_backward).")
-@click.option("--target", type=click.Choice(["linalg", "rocmlir"]), default=None, help="Backend capability profile deciding legality per op (default: linalg).")
+@_flag("lower-conv-bwd")
+@_flag("decompose-conv-bwd")
+@_flag("backend-legal-ops")
+@_flag("target")
 @click.option("--pass-pipeline", metavar="TEXT", default=None, help="An MLIR-style pass pipeline, e.g. 'builtin.module(func.func(convopt-cleanup))'.")
 @click.option("--list-passes", is_flag=True, help="Print the registered passes and their options.")
 @click.option("--split-input-file", is_flag=True, help="Process chunks separated by '// -----' lines on their own.")
 @click.option("--verify-diagnostics", is_flag=True, help="Check expected-error/warning/remark comments against the diagnostics.")
 @click.option("--mlir-print-debuginfo", is_flag=True, help="Print loc(...) locations.")
 @click.option("--print-ir-after-all", is_flag=True, help="Print the IR after each pass to stderr.")
-@click.option("--torch-boundary", is_flag=True, help="Keep !torch.vtensor signatures and torch_c casts (drop-in for torch-mlir pipelines).")
+@_flag("torch-boundary")
 @click.option("--remarks", is_flag=True, help="Report, at each convolution_backward, which lowering was chosen and why.")
-@click.option("--conv-form", type=FormChoice(), default=None, help="Shape of the emitted convolutions (default: auto, the fastest measured).")
-@click.option(
-    "--matmul-tiles",
-    type=click.Choice(["none", "avx512", "host"]),
-    default=None,
-    help="Emit large static bf16/f32 matmuls as linalg.pack + linalg.mmt4d + linalg.unpack with these CPU-specific tiles (default: none, plain linalg.matmul; "
-    "avx512: 16x16x2 bf16, 16x16x1 f32; host: those this machine's /proc/cpuinfo avx512_bf16/avx512f flags enable).",
-)
-@click.option(
-    "--device",
-    type=click.Choice(["cpu", "avx2", "avx512", "gpu", "host"]),
-    default=None,
-    help="The class of machine the IR is built for, which decides the forms --conv-form=auto picks (default: cpu, any x86-64 CPU; "
-    "avx2, avx512: those x86-64 CPUs; gpu: IREE's rocm, cuda and vulkan-spirv backends; host: this machine's CPU class).",
-)
-@click.option(
-    "--cost-profile",
-    metavar="FILE",
-    default=None,
-    help="Choose forms by the costs convopt-calibrate measured on a machine and wrote to FILE (with --device cpu or host: for the CPU class measured; "
-    "a file of another CPU model or IREE version gets a warning).",
-)
-@click.option(
-    "--opt-level",
-    type=click.Choice(OPT_LEVELS),
-    default=None,
-    help="How much IREE's build time weighs against run time in the form choice, as iree-compile spells its levels (default O2: a dispatch's build "
-    "amortized over 10^5 runs; O0, O1: over 10^3, fewer ops and faster builds; O3: run time alone).",
-)
-@click.option(
-    "--lower-forward-convs",
-    is_flag=True,
-    help="With --lower-conv-bwd, also lower the graph's own aten.convolution ops (and the aten.sum and shape ops convopt-torch-to-linalg takes) through convopt's forms.",
-)
-@click.option(
-    "--lower-pool-bwd",
-    is_flag=True,
-    help="Lower the window ops torch-mlir and IREE do not lower for every argument: avg_pool1d/2d/3d_backward (the scatter of a depthwise "
-    "convolution), max_pool3d_with_indices_backward (by its indices) and the max-pool forward ops (values and indices); alone or with --lower-conv-bwd.",
-)
+@_flag("conv-form")
+@_flag("matmul-tiles")
+@_flag("device")
+@_flag("cost-profile")
+@_flag("opt-level")
+@_flag("lower-forward-convs")
+@_flag("lower-pool-bwd")
 @click.option("--stats", is_flag=True, help="Print, per lowered op, executed and useful multiply-adds and the form chosen (to stderr).")
 @click.option(
     "--torch-mlir-stages",
@@ -187,32 +158,36 @@ def main(input_path: str, output_path: str, **flags: Any) -> None:
 
         click.echo(describe_passes(), nl=False)
         return
-    sys.exit(run(_options(input_path, output_path, _Flags(**flags))))
+    given = {name: flags.pop(name.replace("-", "_")) for name in PIPELINE_FLAGS}
+    sys.exit(run(_options(input_path, output_path, _Flags(**flags), given)))
+
+
+def _place_the_other_flags(command: click.Command) -> None:
+    """The flags of pass options main does not place itself, before --version
+    (a new option is a flag without a line here)."""
+    placed = {p.name for p in command.params}
+    at = next(i for i, p in enumerate(command.params) if p.name == "version")
+    for leaf in PIPELINE_FLAGS.values():
+        if str(leaf.flag).replace("-", "_") not in placed:
+            command.params.insert(at, flag_param(leaf))
+            at += 1
+
+
+_place_the_other_flags(main)
 
 
 @dataclass(frozen=True)
 class _Flags:
-    """The command line's flags, as click gives them."""
+    """The driver's own flags, as click gives them (the pass options' flags
+    are PIPELINE_FLAGS)."""
 
-    lower_conv_bwd: bool
-    decompose_conv_bwd: bool
-    backend_legal_ops: Optional[str]
-    target: Optional[str]
     pass_pipeline: Optional[str]
     list_passes: bool
     split_input_file: bool
     verify_diagnostics: bool
     mlir_print_debuginfo: bool
     print_ir_after_all: bool
-    torch_boundary: bool
     remarks: bool
-    conv_form: Optional[str]
-    matmul_tiles: Optional[str]
-    device: Optional[str]
-    cost_profile: Optional[str]
-    opt_level: Optional[str]
-    lower_forward_convs: bool
-    lower_pool_bwd: bool
     stats: bool
     torch_mlir_stages: bool
     threads: Optional[int]
@@ -226,15 +201,16 @@ class _Flags:
     mlir_print_op_generic: bool
 
 
-def _options(input_path: str, output_path: str, f: _Flags) -> Options:
-    """The driver's options for the flags; a usage error (exit 2) for flags
-    that do not go together or name no pass."""
+def _options(input_path: str, output_path: str, f: _Flags, given: dict[str, Any]) -> Options:
+    """The driver's options for the flags (`given`: the pass options' flags
+    -> their values, None or False where not given); a usage error (exit 2)
+    for flags that do not go together or name no pass."""
     from .driver import Options
 
     return Options(
         input_path=input_path,
         output_path=output_path,
-        pipeline=_pipeline(f),
+        pipeline=_pipeline(f, {name: value for name, value in given.items() if value is not None and value is not False}),
         split_input_file=f.split_input_file,
         verify_diagnostics=f.verify_diagnostics,
         debuginfo=f.mlir_print_debuginfo,
@@ -255,30 +231,59 @@ def _options(input_path: str, output_path: str, f: _Flags) -> Options:
     )
 
 
-def _pipeline(f: _Flags) -> Optional[str]:
-    """The pass pipeline text the flags ask for (None: parse, verify, print)."""
-    if f.torch_mlir_stages and not f.lower_conv_bwd:
+def pipeline_options(given: dict[str, Any], record: type[PipelineOptions] = PipelineOptions) -> PipelineOptions:
+    """The record of the pass options' flags given (flag name -> value);
+    --cost-profile's file resolved (_cost_profile)."""
+    names = flags(record)
+    values = {names[name].path: value for name, value in given.items()}
+    if "cost-profile" in given:
+        values[names["cost-profile"].path] = _cost_profile(given["cost-profile"]) or ""
+    return build(record, values)
+
+
+def flags_pipeline(args: Iterable[str]) -> str:
+    """The pipeline text `convopt ARGS` runs for the pass options' flags in
+    args (`--lower-conv-bwd`, `--device=gpu`), for the test harnesses; a
+    ValueError for an argument that is none of them."""
+    given: dict[str, Any] = {}
+    for arg in args:
+        name, eq, value = arg.removeprefix("--").partition("=")
+        if not arg.startswith("--") or name not in PIPELINE_FLAGS:
+            raise ValueError(f"no pass option has the flag {arg!r}")
+        given[name] = value if eq else True
+    return default_pipeline(pipeline_options(given))
+
+
+def _flags(names: Iterable[str]) -> str:
+    """`--a, --b and --c`."""
+    flags = [f"--{n}" for n in names]
+    return ", ".join(flags[:-1]) + " and " + flags[-1] if len(flags) > 1 else "".join(flags)
+
+
+def _pipeline(f: _Flags, given: dict[str, Any]) -> Optional[str]:
+    """The pass pipeline text the flags ask for (None: parse, verify, print);
+    given: the pass options' flags given."""
+    lower, decompose, pool = (name in given for name in ("lower-conv-bwd", "decompose-conv-bwd", "lower-pool-bwd"))
+    if f.torch_mlir_stages and not lower:
         _usage_error("--torch-mlir-stages applies to --lower-conv-bwd")
     if f.torch_mlir_stages and f.mlir_print_op_generic:
         _usage_error("--mlir-print-op-generic cannot be combined with --torch-mlir-stages (torch-mlir prints the result): run torch-mlir-opt --mlir-print-op-generic on it")
     if f.torch_mlir_stages and f.mlir_print_debuginfo:
         _usage_error("--mlir-print-debuginfo cannot be combined with --torch-mlir-stages (torch-mlir's stages do not keep the input's locations)")
-    if f.pass_pipeline is not None and (f.lower_conv_bwd or f.decompose_conv_bwd or f.lower_pool_bwd):
+    if f.pass_pipeline is not None and (lower or decompose or pool):
         _usage_error("--pass-pipeline cannot be combined with --lower-conv-bwd, --decompose-conv-bwd or --lower-pool-bwd")
-    if f.lower_pool_bwd and f.decompose_conv_bwd and not f.lower_conv_bwd:
+    if pool and decompose and not lower:
         _usage_error("--lower-pool-bwd lowers to linalg: give it alone or with --lower-conv-bwd, not with --decompose-conv-bwd")
-    if f.lower_pool_bwd and not f.lower_conv_bwd and (f.target is not None or f.backend_legal_ops is not None or f.lower_forward_convs or f.torch_mlir_stages):
-        _usage_error("--target, --backend-legal-ops, --lower-forward-convs and --torch-mlir-stages apply to --lower-conv-bwd")
-    if f.pass_pipeline is None and f.lower_pool_bwd and not f.lower_conv_bwd:
-        return default_pipeline(False, False, None, None, f.torch_boundary, f.conv_form, f.matmul_tiles, f.device, pool=True, cost_profile=_cost_profile(f.cost_profile),
-                                opt_level=f.opt_level)
-    if f.lower_forward_convs and not f.lower_conv_bwd:
+    conv_only = [name for name, leaf in PIPELINE_FLAGS.items() if leaf.path[0] == "decompose"] + ["lower-forward-convs"]
+    if pool and not lower and (any(name in given for name in conv_only) or f.torch_mlir_stages):
+        _usage_error(f"{_flags([*conv_only, 'torch-mlir-stages'])} apply to --lower-conv-bwd")
+    if "lower-forward-convs" in given and not lower:
         _usage_error("--lower-forward-convs applies to --lower-conv-bwd")
-    if f.pass_pipeline is None and (f.lower_conv_bwd or f.decompose_conv_bwd):
-        return default_pipeline(f.lower_conv_bwd, f.decompose_conv_bwd, f.target, f.backend_legal_ops, f.torch_boundary, f.conv_form, f.matmul_tiles, f.device, f.lower_forward_convs,
-                                f.lower_pool_bwd, cost_profile=_cost_profile(f.cost_profile), opt_level=f.opt_level)
-    if f.target is not None or f.backend_legal_ops is not None or f.torch_boundary or f.conv_form is not None or f.matmul_tiles is not None or f.device is not None or f.cost_profile or f.opt_level:
-        _usage_error("--target, --backend-legal-ops, --torch-boundary, --conv-form, --matmul-tiles, --device, --cost-profile and --opt-level apply to --lower-conv-bwd or --decompose-conv-bwd")
+    if f.pass_pipeline is None and (lower or decompose or pool):
+        return default_pipeline(pipeline_options(given))
+    options = [name for name, leaf in PIPELINE_FLAGS.items() if len(leaf.path) > 1]
+    if any(name in given for name in options):
+        _usage_error(f"{_flags(options)} apply to --lower-conv-bwd or --decompose-conv-bwd")
     return f.pass_pipeline
 
 

@@ -1,22 +1,91 @@
-"""The pass pipelines behind `--lower-conv-bwd` and `--decompose-conv-bwd`,
-shared by the command line and the Python API (no click, nothing heavy).
+"""The pass pipelines behind `--lower-conv-bwd`, `--decompose-conv-bwd` and
+`--lower-pool-bwd`, shared by the command line and the Python API (no click,
+nothing heavy): one record of options in, the pipeline text out.
 
-    default_pipeline(lower=True, decompose=False, target=None, legal_ops=None, torch_boundary=False, conv_form=None, matmul_tiles=None)
+    default_pipeline(PipelineOptions(lower_conv_bwd=True))
     == "builtin.module(func.func(convopt-drop-symbolic-shapes, convopt-decompose-conv-bwd{target=linalg lower=true}, "
        "convopt-conv-bwd-to-linalg, convopt-cleanup), convopt-finalize-boundary)"
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from typing import Optional
+from dataclasses import dataclass, field
 
-FLAGS = {"legal-ops": "--backend-legal-ops", "target": "--target", "conv-form": "--conv-form", "matmul-tiles": "--matmul-tiles", "device": "--device", "cost-profile": "--cost-profile", "opt-level": "--opt-level"}
+from .lowering.choices import Target
+from .pass_options import BoundaryOptions, DecomposeOptions, KernelOptions, Options, leaves, option, option_name, pipeline_options
+
+DECOMPOSE = "convopt-decompose-conv-bwd"
+CONV_BWD = "convopt-conv-bwd-to-linalg"
+FORWARD = "convopt-torch-to-linalg"
+POOL = "convopt-pool-bwd-to-linalg"
+BOUNDARY = "convopt-finalize-boundary"
+HEAD, TAIL = "convopt-drop-symbolic-shapes", "convopt-cleanup"
+
+
+@dataclass(frozen=True)
+class PipelineOptions(Options):
+    """What a default pipeline is built from: the flags that pick its passes,
+    and the options of those passes (their records)."""
+
+    lower_conv_bwd: bool = option(
+        False, "lower every convolution_backward to linalg", keyword=None,
+        help="Lower every torch.aten.convolution_backward to linalg: directly where the target accepts it, else decomposed first.")
+    decompose_conv_bwd: bool = option(
+        False, "only decompose convolution_backward", keyword=None,
+        help="Only decompose convolution_backward into aten.convolution and aten.sum (torch in, torch out).")
+    lower_forward_convs: bool = option(
+        False, "also lower the graph's own aten.convolution ops (and the sums and shape ops convopt-torch-to-linalg takes) through convopt's forms",
+        keyword="forward_convs",
+        help="With --lower-conv-bwd, also lower the graph's own aten.convolution ops (and the aten.sum and shape ops convopt-torch-to-linalg takes) "
+        "through convopt's forms.")
+    lower_pool_bwd: bool = option(
+        False, "also lower the pooling backward ops (avg_pool1d/2d/3d_backward and the max-pool family) through the same kernels",
+        keyword="pool_bwd",
+        help="Lower the window ops torch-mlir and IREE do not lower for every argument: avg_pool1d/2d/3d_backward (the scatter of a depthwise "
+        "convolution), max_pool3d_with_indices_backward (by its indices) and the max-pool forward ops (values and indices); alone or with --lower-conv-bwd.")
+    decompose: DecomposeOptions = field(default_factory=DecomposeOptions)
+    kernel: KernelOptions = field(default_factory=KernelOptions)
+    boundary: BoundaryOptions = field(default_factory=BoundaryOptions)
+
+
+def default_pipeline(o: PipelineOptions) -> str:
+    """The pipeline text of `--lower-conv-bwd` (lower_conv_bwd) or
+    `--decompose-conv-bwd` (decompose_conv_bwd and not lower_conv_bwd), each
+    pass with its options that are not their defaults.  Lowering, the
+    decomposition's target defaults to linalg and it lowers what it creates
+    (lower=true) with the kernel options, which every kernel pass gets.
+    lower_forward_convs adds convopt-torch-to-linalg after them: the graph's
+    own aten.convolution ops (and the sums and shape ops that pass lowers)
+    go through convopt's forms instead of the backend's lowering.
+    lower_pool_bwd adds convopt-pool-bwd-to-linalg after the conv-bwd
+    lowering, or, without lower and decompose, runs it alone (between the
+    symbolic-shape drop and cleanup).  A cost-profile is a path without
+    spaces or braces: pipeline text cannot quote them."""
+    if o.decompose_conv_bwd and not o.lower_conv_bwd:
+        return f"builtin.module(func.func({_text(DECOMPOSE, o.decompose)}, {TAIL}))"
+    kernels = [POOL] if o.lower_pool_bwd else []
+    kernels += [FORWARD] if o.lower_forward_convs else []
+    # The symbolic-shape annotations go first: nothing below reads them, and
+    # left in place they keep a lowered function's torch boundary alive and
+    # stop torch-mlir's linalg stage (it cannot legalize torch.symbolic_int).
+    passes = [HEAD]
+    if o.lower_conv_bwd:
+        decompose = dataclasses.replace(o.decompose, target=o.decompose.target or Target.LINALG, lower=True)
+        passes += [_text(DECOMPOSE, decompose, o.kernel), _text(CONV_BWD, o.kernel)]
+    passes += [_text(name, o.kernel) for name in kernels] + [TAIL]
+    return f"builtin.module(func.func({', '.join(passes)}), {_text(BOUNDARY, o.boundary)})"
+
+
+def _text(name: str, *records: Options) -> str:
+    """A pass with the options of its records that are not their defaults."""
+    options = [text for r in records for text in pipeline_options(r)]
+    return name + ("{" + " ".join(options) + "}" if options else "")
+
+
+FLAGS = {option_name(leaf.field.name): "--" + leaf.flag for leaf in leaves(PipelineOptions) if len(leaf.path) > 1 and leaf.flag}
 """The pass options default_pipeline sets -> the command-line flags that set them."""
-
-OPT_LEVELS = ("O0", "O1", "O2", "O3")
-"""`--opt-level`'s choices, as iree-compile spells them (their build weights:
-lowering/patterns/options.BUILD_WEIGHTS)."""
 
 _OPTION = re.compile(r"(?<![\w-])(" + "|".join(FLAGS) + r")(?=[=: ])")
 _PASS_PREFIX = re.compile(r"^invalid options for pass '[\w-]+': ")
@@ -27,56 +96,3 @@ def in_flag_terms(message: str) -> str:
     that made it: `invalid options for pass 'convopt-decompose-conv-bwd':
     matmul-tiles=avx512 ...` -> `--matmul-tiles=avx512 ...`."""
     return _OPTION.sub(lambda m: FLAGS[m.group(1)], _PASS_PREFIX.sub("", message))
-
-
-def default_pipeline(
-    lower: bool, decompose: bool, target: Optional[str], legal_ops: Optional[str], torch_boundary: bool, conv_form: Optional[str], matmul_tiles: Optional[str] = None,
-    device: Optional[str] = None, forward_convs: bool = False, pool: bool = False, cost_profile: Optional[str] = None,
-    peel: Optional[str] = None, opt_level: Optional[str] = None,
-) -> str:
-    """The pipeline text of `--lower-conv-bwd` (lower) or `--decompose-conv-bwd`
-    (decompose and not lower).  `legal_ops` is the comma-separated op list of
-    `--backend-legal-ops` (None: the target's; "": none).  conv_form and
-    matmul_tiles and device (None, "none" or "cpu": the pass default) go to both
-    kernel passes.  forward_convs (`--lower-forward-convs`) adds
-    convopt-torch-to-linalg with the same kernel options after them: the
-    graph's own aten.convolution ops (and the sums and shape ops that pass
-    lowers) go through convopt's forms instead of the backend's lowering.
-    pool (`--lower-pool-bwd`) adds convopt-pool-bwd-to-linalg with the same
-    kernel options after the conv-bwd lowering, or, without lower and
-    decompose, runs it alone (between the symbolic-shape drop and cleanup).
-    cost_profile (`--cost-profile`): a convopt-calibrate file every kernel
-    pass chooses forms by (a path without spaces or braces: pipeline text
-    cannot quote them).  peel (None or "auto": the pass default) and
-    opt_level (`--opt-level`; None or "O2": the default) too."""
-    pool_only = pool and not lower and not decompose
-    opts = []
-    if target is not None:
-        opts.append(f"target={target}")
-    if legal_ops is not None:
-        opts.append(f"legal-ops={legal_ops}")
-    decompose_pass = "convopt-decompose-conv-bwd" + ("{" + " ".join(opts) + "}" if opts else "")
-    if decompose and not lower:
-        return f"builtin.module(func.func({decompose_pass}, convopt-cleanup))"
-    if target is None:
-        opts.append("target=linalg")
-    opts.append("lower=true")
-    kernel_opts = ([f"conv-form={conv_form}"] if conv_form else []) + ([f"matmul-tiles={matmul_tiles}"] if matmul_tiles not in (None, "none") else [])
-    kernel_opts += [f"device={device}"] if device not in (None, "cpu") else []
-    kernel_opts += [f"cost-profile={cost_profile}"] if cost_profile else []
-    kernel_opts += [f"peel={peel}"] if peel not in (None, "auto") else []
-    kernel_opts += [f"opt-level={opt_level}"] if opt_level not in (None, "O2") else []
-    opts += kernel_opts
-    form = "{" + " ".join(kernel_opts) + "}" if kernel_opts else ""
-    boundary = "convopt-finalize-boundary{torch-boundary=true}" if torch_boundary else "convopt-finalize-boundary"
-    # The symbolic-shape annotations go first: nothing below reads them, and
-    # left in place they keep a lowered function's torch boundary alive and
-    # stop torch-mlir's linalg stage (it cannot legalize torch.symbolic_int).
-    forward = f"convopt-torch-to-linalg{form}, " if forward_convs else ""
-    pools = f"convopt-pool-bwd-to-linalg{form}, " if pool else ""
-    if pool_only:
-        return f"builtin.module(func.func(convopt-drop-symbolic-shapes, {pools}convopt-cleanup), {boundary})"
-    return (
-        f"builtin.module(func.func(convopt-drop-symbolic-shapes, convopt-decompose-conv-bwd{{{' '.join(opts)}}}, "
-        f"convopt-conv-bwd-to-linalg{form}, {pools}{forward}convopt-cleanup), {boundary})"
-    )

@@ -78,11 +78,14 @@ def profile_file(folder: str, cpu_class: str, flags: Sequence[str], costs: dict[
 def lower(kernel: Kernel, candidate: Candidate, profile: str) -> Optional[Lowered]:
     """The candidate's IR (None where the kernel made no single choice)."""
     from ..driver import Options, run_text
+    from ..lowering.choices import Peel
     from ..lowering.forms import registry
-    from ..pipelines import default_pipeline
+    from ..pass_options import KernelOptions
+    from ..pipelines import PipelineOptions, default_pipeline
 
     seen: list[Any] = []
-    pipeline = default_pipeline(True, False, None, None, False, candidate.form, None, None, cost_profile=profile, peel=candidate.peel)
+    forced = KernelOptions(conv_form=candidate.form, cost_profile=profile, peel=Peel(candidate.peel))
+    pipeline = default_pipeline(PipelineOptions(lower_conv_bwd=True, kernel=forced))
     with registry.observing(lambda req, pick: seen.append(pick)):
         text = run_text(torch_text(kernel), Options(pipeline=pipeline), kernel.name)
     if len(seen) != 1:

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
+from ..lowering.choices import DEVICES
+
 # IREE target backend -> the runtime driver that runs what it builds
 DRIVERS = {"llvm-cpu": "local-sync", "rocm": "hip", "cuda": "cuda", "vulkan-spirv": "vulkan"}
 _DRIVER_TARGETS = {**{d: t for t, d in DRIVERS.items()}, "local-task": "llvm-cpu"}
-DEVICES = ("cpu", "avx2", "avx512", "gpu", "host")
 
 
 @dataclass(frozen=True)

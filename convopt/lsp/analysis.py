@@ -15,17 +15,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ..api import KEYWORDS
 from ..diagnostics import ConvoptError, Diagnostic, DiagnosticEngine, SourceFile
 from ..driver import SPLIT_LINE, Options, Session, check_options, process, run_pipeline, run_text, split_chunks
-from ..pipelines import default_pipeline
+from ..lowering.choices import DEVICES, MATMUL_TILES, TARGETS
+from ..lowering.forms import registry
+from ..pass_options import build
+from ..pipelines import PipelineOptions, default_pipeline
 
 CONV_BWD = "torch.aten.convolution_backward"
-_CHOICES = {
-    "target": ("linalg", "rocmlir"),
-    "convForm": ("auto", "generic", "named", "im2col"),
-    "matmulTiles": ("none", "avx512", "host"),
-    "device": ("cpu", "avx2", "avx512", "gpu", "host"),
-}
+_CHOICES = {"target": TARGETS, "convForm": registry.names(), "matmulTiles": MATMUL_TILES, "device": DEVICES}
 
 
 @dataclass(frozen=True)
@@ -48,7 +47,10 @@ class Settings:
 
     @property
     def pipeline(self) -> str:
-        return default_pipeline(True, False, self.target, self.backend_legal_ops, self.torch_boundary, self.conv_form, self.matmul_tiles, self.device)
+        keywords = {"target": self.target, "backend_legal_ops": self.backend_legal_ops, "conv_form": self.conv_form, "matmul_tiles": self.matmul_tiles,
+                    "device": self.device, "torch_boundary": self.torch_boundary}
+        values = {KEYWORDS[k].path: v for k, v in keywords.items() if v is not None}
+        return default_pipeline(build(PipelineOptions, {**values, ("lower_conv_bwd",): True}))
 
     @classmethod
     def from_options(cls, options: Any) -> tuple[Settings, list[str]]:

@@ -20,6 +20,7 @@ from ..diagnostics import ConvoptError, Diagnostic, DiagnosticEngine
 from ..dialects.builtin import MODULE
 from ..dialects.func import FUNC
 from ..ir.core import Operation
+from ..pass_options import field_types, option_name, spelled, typed
 from ..timing import NO_TIMING, Timing
 
 # name -> "module:Class", imported on first use
@@ -55,10 +56,6 @@ class Pass:
         raise NotImplementedError
 
 
-def option_name(field_name: str) -> str:
-    return field_name.replace("_", "-")
-
-
 def pass_class(name: str) -> type[Pass]:
     target = REGISTRY.get(name)
     if target is None:
@@ -85,29 +82,30 @@ def make_pass(name: str, options: dict[str, str]) -> Pass:
         if f is None:
             valid = ", ".join(sorted(fields)) or "(none)"
             raise PipelineError(f"no such option '{key}' for pass '{name}'; valid options: {valid}")
-        kwargs[f.name] = _convert(name, key, text, f)
+        kwargs[f.name] = _convert(name, key, text, field_types(cls)[f.name])
     try:
         return cls(**kwargs)
     except ValueError as e:
         raise PipelineError(f"invalid options for pass '{name}': {e}") from None
 
 
-def _convert(pass_name: str, key: str, text: str, f: dataclasses.Field) -> Any:
-    kind = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
-    if "bool" in kind:
+def _convert(pass_name: str, key: str, text: str, tp: Any) -> Any:
+    """An option's text as a value of its field's type (pass_options.field_types)."""
+    if tp is bool:
         if text.lower() in ("true", "1", ""):
             return True
         if text.lower() in ("false", "0"):
             return False
         raise PipelineError(f"option '{key}' of pass '{pass_name}' expects true or false, got '{text}'")
-    if "tuple" in kind:
-        return tuple(x.strip() for x in text.split(",") if x.strip())
-    if "int" in kind:
+    if tp is int:
         try:
             return int(text)
         except ValueError:
             raise PipelineError(f"option '{key}' of pass '{pass_name}' expects an integer, got '{text}'") from None
-    return text
+    try:
+        return typed(key, tp, text)
+    except ValueError as e:
+        raise PipelineError(f"invalid options for pass '{pass_name}': {e}") from None
 
 
 def describe_passes() -> str:
@@ -242,7 +240,7 @@ class PassManager:
             for f in dataclasses.fields(e):
                 value = getattr(e, f.name)
                 if value is not None:
-                    options.append(f"{option_name(f.name)}={','.join(value) if isinstance(value, tuple) else str(value).lower() if isinstance(value, bool) else value}")
+                    options.append(f"{option_name(f.name)}={spelled(value)}")
             return e.NAME + ("{" + " ".join(options) + "}" if options else "")
 
         return f"{MODULE}({', '.join(entry(e) for e in self.entries)})"

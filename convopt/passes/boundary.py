@@ -17,13 +17,14 @@ with `torch-boundary=true` keep their torch signature and the casts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..dialects import builtin, torch_c
 from ..dialects.func import FUNC, RETURN
 from ..ir.attributes import StringAttr, SymbolRefAttr, TypeAttr
 from ..ir.core import Operation, changed
 from ..ir.types import FunctionType, RankedTensorType, ValueTensorType, builtin_tensor_type
+from ..pass_options import BoundaryOptions
 from . import Pass, PassContext
 from .cleanup import erase_dead
 
@@ -93,12 +94,10 @@ def lower_boundary(func: Operation, referenced: set[str]) -> bool:
 
 
 @dataclass(frozen=True)
-class FinalizeBoundary(Pass):
+class FinalizeBoundary(Pass, BoundaryOptions):
     NAME = "convopt-finalize-boundary"
     SUMMARY = "Give fully lowered functions builtin tensor types at their boundary and drop torch_c casts"
     ANCHOR = builtin.MODULE
-
-    torch_boundary: bool = field(default=False, metadata={"doc": "keep !torch.vtensor signatures and torch_c casts"})
 
     def run(self, op: Operation, ctx: PassContext) -> None:
         referenced = referenced_symbols(op)

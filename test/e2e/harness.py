@@ -212,39 +212,10 @@ def lower(text: str, args: tuple[str, ...] = ("--lower-conv-bwd",)) -> str:
 
 
 def _options(args: tuple[str, ...]) -> str:
-    from convopt.cli import default_pipeline
+    """The pipeline of convopt's flags args (a flag read as nothing would time the default under its name: an error)."""
+    from convopt.cli import flags_pipeline
 
-    target = None
-    legal = None
-    lower_ = decompose = pool = forward = False
-    form = tiles = device = cost_profile = opt_level = None
-    for a in args:
-        if a == "--lower-conv-bwd":
-            lower_ = True
-        elif a == "--lower-pool-bwd":
-            pool = True
-        elif a == "--lower-forward-convs":
-            forward = True
-        elif a == "--decompose-conv-bwd":
-            decompose = True
-        elif a.startswith("--target="):
-            target = a.split("=", 1)[1]
-        elif a.startswith("--backend-legal-ops="):
-            legal = a.split("=", 1)[1]
-        elif a.startswith("--conv-form="):
-            form = a.split("=", 1)[1]
-        elif a.startswith("--matmul-tiles="):
-            tiles = a.split("=", 1)[1]
-        elif a.startswith("--device="):
-            device = a.split("=", 1)[1]
-        elif a.startswith("--cost-profile="):
-            cost_profile = os.path.abspath(a.split("=", 1)[1])
-        elif a.startswith("--opt-level="):
-            opt_level = a.split("=", 1)[1]
-        else:  # a flag read as nothing would time the default under its name
-            raise ValueError(f"harness: no pipeline option for the flag {a!r}")
-    return default_pipeline(lower_, decompose, target, legal, False, form, tiles, device, forward_convs=forward, pool=pool,
-                            cost_profile=cost_profile, opt_level=opt_level)
+    return flags_pipeline(args)
 
 
 COMPILE_CACHE = os.environ.get("CONVOPT_E2E_CACHE")

@@ -141,12 +141,11 @@ def compare(cfg: PoolConfig, got: np.ndarray, expected: np.ndarray) -> float:
 
 def lower(text: str, args: tuple[str, ...] = ("--lower-pool-bwd",)) -> str:
     """convopt in-process with --lower-pool-bwd and the kernel options of args."""
+    from convopt.cli import flags_pipeline
     from convopt.diagnostics import DiagnosticEngine, SourceFile
     from convopt.driver import Options, process
-    from convopt.pipelines import default_pipeline
 
-    opt = {a.split("=", 1)[0]: a.split("=", 1)[1] for a in args if "=" in a}
-    pipeline = default_pipeline("--lower-conv-bwd" in args, False, None, None, False, opt.get("--conv-form"), opt.get("--matmul-tiles"), opt.get("--device"), pool=True)
+    pipeline = flags_pipeline(("--lower-pool-bwd", *args))
     engine = DiagnosticEngine()
     out = process(SourceFile("<e2e>", text), Options(pipeline=pipeline), engine)
     if out is None:

@@ -188,9 +188,10 @@ def make_case(seeds: list[Seed], seed: int, index: int) -> Case:
 # --- running one input ---------------------------------------------------------------------------
 
 def _lower_pipeline(**kw: Any) -> str:
-    from convopt.pipelines import default_pipeline
+    from convopt.pass_options import DecomposeOptions
+    from convopt.pipelines import PipelineOptions, default_pipeline
 
-    return default_pipeline(True, False, kw.get("target"), kw.get("legal"), False, None)
+    return default_pipeline(PipelineOptions(lower_conv_bwd=True, decompose=DecomposeOptions(legal_ops=kw.get("legal"), target=kw.get("target"))))
 
 
 def run_mode(case: Case) -> Optional[str]:

@@ -237,12 +237,11 @@ class Refused(Exception):
 
 def lower_text(text: str, flags: tuple[str, ...]) -> str:
     """convopt in-process with --lower-pool-bwd and the kernel options of flags; Refused on error."""
+    from convopt.cli import flags_pipeline
     from convopt.diagnostics import DiagnosticEngine, SourceFile
     from convopt.driver import Options, process
-    from convopt.pipelines import default_pipeline
 
-    opt = {a.split("=", 1)[0]: a.split("=", 1)[1] for a in flags if "=" in a}
-    pipeline = default_pipeline("--lower-conv-bwd" in flags, False, None, None, False, opt.get("--conv-form"), None, opt.get("--device"), pool=True)
+    pipeline = flags_pipeline(("--lower-pool-bwd", *flags))
     engine = DiagnosticEngine()
     out = process(SourceFile(NAME, text), Options(pipeline=pipeline), engine)
     if out is None:

@@ -266,14 +266,13 @@ def test_api_names():
 
 
 def test_the_driver_entry_points_the_e2e_harness_uses():
-    # test/e2e/harness.py builds pipelines with convopt.cli.default_pipeline
+    # test/e2e/harness.py builds pipelines with convopt.cli.flags_pipeline
     # and runs convopt.driver.process on one buffer
-    from convopt import cli, pipelines
+    from convopt import cli
     from convopt.diagnostics import DiagnosticEngine, SourceFile
     from convopt.driver import Options, process
 
-    assert cli.default_pipeline is pipelines.default_pipeline
     engine = DiagnosticEngine()
-    pipeline = cli.default_pipeline(True, False, None, None, False, None)
+    pipeline = cli.flags_pipeline(["--lower-conv-bwd"])
     assert process(SourceFile("<e2e>", SMALL.read_text()), Options(pipeline=pipeline), engine) == api.lower(SMALL.read_text())
     assert engine.diagnostics == []

@@ -177,7 +177,7 @@ def test_opt_level_weighs_the_build():
     assert convopt.lower(text, opt_level="O2") == convopt.lower(text)
     with pytest.raises(ValueError, match="opt_level must be one of"):
         convopt.lower(text, opt_level="O9")
+    from convopt.lowering.choices import OPT_LEVELS
     from convopt.lowering.patterns.options import BUILD_WEIGHTS
-    from convopt.pipelines import OPT_LEVELS
 
     assert tuple(BUILD_WEIGHTS) == OPT_LEVELS  # every level the CLI and the API take has a weight

@@ -261,7 +261,8 @@ def test_cleanup_pipeline_runs(tmp_path):
 def test_pass_option_needs_a_pass(tmp_path, option):
     proc = convopt(option, SMALL)
     assert proc.returncode == 2
-    assert "convopt: error: --target, --backend-legal-ops, --torch-boundary, --conv-form, --matmul-tiles, --device, --cost-profile and --opt-level apply to" in no_traceback(proc)
+    assert no_traceback(proc) == ("convopt: error: --backend-legal-ops, --target, --conv-form, --matmul-tiles, --device, --cost-profile, --opt-level and --torch-boundary "
+                                  "apply to --lower-conv-bwd or --decompose-conv-bwd\n")
 
 
 def test_bad_matmul_tiles_is_a_usage_error():
@@ -327,10 +328,10 @@ def _many_functions(tmp_path, count: int = 12):
 
 def _whole_module(path, decomposed: bool = False) -> bytes:
     """The output of processing the module as a whole (driver Options threads=None)."""
+    from convopt.cli import flags_pipeline
     from convopt.driver import Options, run_text
-    from convopt.pipelines import default_pipeline
 
-    pipeline = default_pipeline(True, False, None, "" if decomposed else None, False, None)
+    pipeline = flags_pipeline(["--lower-conv-bwd", *(["--backend-legal-ops="] if decomposed else [])])
     return run_text(path.read_text(), Options(pipeline=pipeline, threads=None), str(path)).encode()
 
 
@@ -350,11 +351,11 @@ def test_one_function_at_a_time_is_the_default(tmp_path, monkeypatch):
     seen = []
     real = parallel.run_parallel
     monkeypatch.setattr(parallel, "run_parallel", lambda *a, **k: seen.append(a[2]) or real(*a, **k))
+    from convopt.cli import flags_pipeline
     from convopt.driver import Options, run_text
-    from convopt.pipelines import default_pipeline
 
     path = _many_functions(tmp_path)
-    out = run_text(path.read_text(), Options(pipeline=default_pipeline(True, False, None, None, False, None)), str(path))
+    out = run_text(path.read_text(), Options(pipeline=flags_pipeline(["--lower-conv-bwd"])), str(path))
     assert seen == [1] and out.encode() == _whole_module(path)
 
 
@@ -513,14 +514,14 @@ def test_the_pipeline_is_parsed_once(tmp_path, monkeypatch):
     """Once per invocation: not again per function on the function-by-function
     route, nor per chunk of --split-input-file."""
     import convopt.passes as passes
+    from convopt.cli import flags_pipeline
     from convopt.driver import Options, run_text
-    from convopt.pipelines import default_pipeline
 
     calls = []
     real = passes.parse_pipeline
     monkeypatch.setattr(passes, "parse_pipeline", lambda text: calls.append(text) or real(text))
     path = _many_functions(tmp_path, 8)
-    pipeline = default_pipeline(True, False, None, None, False, None)
+    pipeline = flags_pipeline(["--lower-conv-bwd"])
     text = path.read_text()
     out = run_text(text, Options(pipeline=pipeline), str(path))
     assert calls == [pipeline]

@@ -23,12 +23,14 @@ from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features  # 
 
 from convopt.diagnostics import ConvoptError  # noqa: E402
 from convopt.driver import Options, run_text  # noqa: E402
-from convopt.pipelines import default_pipeline  # noqa: E402
+from convopt.lowering.choices import Target  # noqa: E402
+from convopt.pass_options import DecomposeOptions  # noqa: E402
+from convopt.pipelines import PipelineOptions, default_pipeline  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 PATH = str(ROOT / "test" / "unit" / "lsp-doc.mlir")  # never written: the document lives in the editor
 URI = Path(PATH).as_uri()
-LOWER = default_pipeline(True, False, None, None, False, None)
+LOWER = default_pipeline(PipelineOptions(lower_conv_bwd=True))
 
 DOC = """\
 #map = affine_map<(d0) -> (d0)>
@@ -385,7 +387,7 @@ async def test_initialization_options_choose_the_lowering():
     settings, problems = Settings.from_options({"target": "rocmlir", "device": "tpu", "debounceMs": 100})
     assert (settings.target, settings.device, settings.debounce) == ("rocmlir", None, 0.1)
     assert problems == ["convopt-lsp: device='tpu' ignored (one of cpu, avx2, avx512, gpu, host)"]
-    assert settings.pipeline == default_pipeline(True, False, "rocmlir", None, False, None)
+    assert settings.pipeline == default_pipeline(PipelineOptions(lower_conv_bwd=True, decompose=DecomposeOptions(target=Target.ROCMLIR)))
     legality = ROOT / "test" / "lit" / "convopt-decompose-conv-bwd" / "legality.mlir"
     report = lowering_report(str(legality), legality.read_text(), settings)
     log: list[str] = []

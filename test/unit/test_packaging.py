@@ -23,7 +23,7 @@ import pytest
 
 from convopt import __version__
 from convopt.driver import Options, run_text
-from convopt.pipelines import default_pipeline
+from convopt.pipelines import PipelineOptions, default_pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -129,7 +129,7 @@ def test_a_lowering_and_a_run_in_the_fresh_venv(installed):
     bin_ = venv / "bin"
     lowered = _run([str(bin_ / "convopt"), "--lower-conv-bwd", "-"], tmp, GRADS)
     assert lowered.returncode == 0, lowered.stderr
-    assert lowered.stdout == run_text(GRADS, Options(pipeline=default_pipeline(True, False, None, None, False, None)), "<stdin>")
+    assert lowered.stdout == run_text(GRADS, Options(pipeline=default_pipeline(PipelineOptions(lower_conv_bwd=True))), "<stdin>")
     as_module = _run([str(bin_ / "python"), "-m", "convopt", "--lower-conv-bwd", "-"], tmp, GRADS)
     assert (as_module.returncode, as_module.stdout) == (0, lowered.stdout), as_module.stderr
     ran = _run([str(bin_ / "convopt-run"), "-", "--random", "0"], tmp, lowered.stdout)

@@ -15,11 +15,12 @@ import pytest
 
 from convopt import api
 from convopt.interp import run_text
+from convopt.lowering.choices import MatmulTiles
 from convopt.lowering.kernel.packed import AVX512_TILES, BF16_TILES, F32_TILES, MMT4D_MIN_MACS, host_tiles, miscompiled_tiles, mmt4d_plan, read_host_tiles
-from convopt.lowering.kernel.request import MatmulTiles
 from convopt.lowering.patterns.options import KernelPass, tile_table
+from convopt.pass_options import KernelOptions
 from convopt.passes import PipelineError, describe_passes, make_pass
-from convopt.pipelines import default_pipeline
+from convopt.pipelines import PipelineOptions, default_pipeline
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
 import harness  # noqa: E402
@@ -101,11 +102,13 @@ def test_bad_value_is_a_pipeline_diagnostic():
 
 
 def test_pipeline_text_and_pass_listing():
-    assert default_pipeline(True, False, None, None, False, None, "none") == default_pipeline(True, False, None, None, False, None)
-    text = default_pipeline(True, False, None, None, False, "im2col", "avx512")
+    lower = PipelineOptions(lower_conv_bwd=True)
+    assert default_pipeline(replace(lower, kernel=KernelOptions(matmul_tiles=MatmulTiles.NONE))) == default_pipeline(lower)
+    text = default_pipeline(replace(lower, kernel=KernelOptions(conv_form="im2col", matmul_tiles=MatmulTiles.AVX512)))
     assert "convopt-decompose-conv-bwd{target=linalg lower=true conv-form=im2col matmul-tiles=avx512}" in text
     assert "convopt-conv-bwd-to-linalg{conv-form=im2col matmul-tiles=avx512}" in text
-    assert "matmul-tiles" not in default_pipeline(False, True, None, None, False, None, "avx512")  # decompose only: no kernels
+    decompose = PipelineOptions(decompose_conv_bwd=True, kernel=KernelOptions(matmul_tiles=MatmulTiles.AVX512))
+    assert "matmul-tiles" not in default_pipeline(decompose)  # decompose only: no kernels
     listing = describe_passes()
     # the kernel passes: conv-bwd-to-linalg, decompose-conv-bwd, torch-to-linalg, pool-bwd-to-linalg
     assert listing.count("matmul-tiles=none") == 4 and "none|avx512|host" in listing

@@ -15,7 +15,9 @@ from unit_helpers import convopt, ok
 
 import convopt as api
 from convopt.interp import run_text
-from convopt.pipelines import default_pipeline
+from convopt.lowering.choices import Device
+from convopt.pass_options import KernelOptions
+from convopt.pipelines import PipelineOptions, default_pipeline
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
 import harness  # noqa: E402
@@ -60,16 +62,16 @@ def test_uniform_divisor_is_the_weight_and_the_rest_divides_grad_output() -> Non
 
 def test_pipeline_cli_and_api() -> None:
     text = ph.torch_ir(ph.P("k3s2p1", kernel=3, stride=2, padding=1, spatial=9))
-    assert default_pipeline(False, False, None, None, False, None, pool=True) == (
+    assert default_pipeline(PipelineOptions(lower_pool_bwd=True)) == (
         "builtin.module(func.func(convopt-drop-symbolic-shapes, convopt-pool-bwd-to-linalg, convopt-cleanup), convopt-finalize-boundary)"
     )
-    with_conv = default_pipeline(True, False, None, None, False, None, device="gpu", pool=True)
+    with_conv = default_pipeline(PipelineOptions(lower_conv_bwd=True, lower_pool_bwd=True, kernel=KernelOptions(device=Device.GPU)))
     assert "convopt-conv-bwd-to-linalg{device=gpu}, convopt-pool-bwd-to-linalg{device=gpu}, convopt-cleanup" in with_conv
     # --lower-conv-bwd alone leaves the op (its pipeline is unchanged); the flag adds the pass
-    assert "convopt-pool-bwd-to-linalg" not in default_pipeline(True, False, None, None, False, None)
+    assert "convopt-pool-bwd-to-linalg" not in default_pipeline(PipelineOptions(lower_conv_bwd=True))
     alone = ok(convopt("--lower-pool-bwd", "-", stdin=text.encode())).decode()
     both = ok(convopt("--lower-conv-bwd", "--lower-pool-bwd", "-", stdin=text.encode())).decode()
-    pipeline = ok(convopt(f"--pass-pipeline={default_pipeline(False, False, None, None, False, None, pool=True)}", "-", stdin=text.encode())).decode()
+    pipeline = ok(convopt(f"--pass-pipeline={default_pipeline(PipelineOptions(lower_pool_bwd=True))}", "-", stdin=text.encode())).decode()
     assert alone == both == pipeline == api.lower(text, pool_bwd=True)
     assert "torch." not in alone and "linalg.generic" in alone
     assert "avg_pool2d_backward" in api.lower(text)

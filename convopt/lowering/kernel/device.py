@@ -24,18 +24,8 @@ import functools
 import math
 from dataclasses import dataclass
 
+from ..choices import Device
 from .cost import FIELDS, Costs
-from .relation import Choice
-
-
-class Device(Choice):
-    """The device classes of `--device` (see the module docstring)."""
-
-    CPU = "cpu"
-    AVX2 = "avx2"
-    AVX512 = "avx512"
-    GPU = "gpu"
-    HOST = "host"
 
 
 @dataclass(frozen=True)
@@ -143,9 +133,6 @@ PROFILES: dict[Device, DeviceProfile] = {
     Device.AVX512: DeviceProfile(Device.AVX512, costs=AVX512_COSTS),
     Device.GPU: DeviceProfile(Device.GPU, builds=GPU_BUILDS, costs=GPU_COSTS),
 }
-
-DEVICES = tuple(d.value for d in Device)
-
 
 def cpu_flags(cpuinfo: str) -> frozenset[str]:
     """The CPU flags of a /proc/cpuinfo text (its first `flags` line)."""

@@ -39,20 +39,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from enum import Enum
 from typing import NamedTuple, Optional
 
+from ..choices import Choice
 from .emit import IndexArith, Ix, ceildiv
-
-
-class Choice(str, Enum):
-    """A named choice whose value is its spelling (formats as the value)."""
-
-    def __str__(self) -> str:
-        return str(self.value)
-
-    def __format__(self, spec: str) -> str:
-        return format(str(self.value), spec)
 
 
 class Kind(Choice):

@@ -12,27 +12,12 @@ from dataclasses import dataclass
 
 from ...ir.core import Value
 from ...ir.types import FloatType
+from ..choices import Peel
 from .device import PROFILES, Device, DeviceProfile
 from .emit import Ix
 from .packed import TileTable
-from .relation import Choice, Kind, Rel, Strategy
+from .relation import Kind, Rel, Strategy
 from .roles import Layout
-
-
-class Peel(Choice):
-    """When to split borders off instead of zero padding (`peel`)."""
-
-    AUTO = "auto"  # where padding would waste more than the device profile's costs.peel_waste
-    ALWAYS = "always"
-    NEVER = "never"
-
-
-class MatmulTiles(Choice):
-    """The tiles of the packed matmul form (`--matmul-tiles`, packed.py)."""
-
-    NONE = "none"  # plain linalg.matmul: CPU-neutral
-    AVX512 = "avx512"  # packed.AVX512_TILES, measured on an AVX-512 host
-    HOST = "host"  # the AVX512_TILES entries this machine's /proc/cpuinfo flags enable
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ decomposition created.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
 from ...diagnostics import DiagnosticEngine
@@ -41,12 +41,13 @@ from ...dialects.func import FUNC
 from ...ir.builder import Builder
 from ...ir.core import Operation, Value
 from ...ir.types import ValueTensorType, vtensor
+from ...pass_options import DecomposeOptions
 from ...passes import PassContext
 from ...rewrite import RewritePattern, Rewriter, apply_patterns
 from .conv_bwd import replace_results
 from .conv_spec import CONV_BWD, conv_output_size, read_conv_backward, wanted_results
 from .empty import decompose_empty
-from .legality import CONV_BWD_KIND, TARGETS, describe, legal_op_problem, target_rejects
+from .legality import CONV_BWD_KIND, describe, legal_op_problem, target_rejects
 from .options import ERASE_DEAD, KernelPass
 from .torch_emit import TorchEmitter
 from .torch_to_linalg import torch_to_linalg_patterns
@@ -144,19 +145,13 @@ class DecomposeConvBwdPattern(RewritePattern):
 
 
 @dataclass(frozen=True)
-class DecomposeConvBwd(KernelPass):
+class DecomposeConvBwd(DecomposeOptions, KernelPass):
     NAME = "convopt-decompose-conv-bwd"
     SUMMARY = "Decompose the torch.aten.convolution_backward ops a backend does not take into aten.convolution and aten.sum.dim_IntList"
     ANCHOR = FUNC
 
-    legal_ops: Optional[tuple[str, ...]] = field(default=None, metadata={"doc": "op names the backend takes as they are (e.g. aten.convolution_backward); default: the target's"})
-    target: Optional[str] = field(default=None, metadata={"doc": "capability profile deciding legality per op: linalg|rocmlir"})
-    lower: bool = field(default=False, metadata={"doc": "lower the ops the decomposition creates to linalg right away, with peel, conv-form and matmul-tiles"})
-
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.target is not None and self.target not in TARGETS:
-            raise ValueError(f"target must be one of {', '.join(TARGETS)}, not '{self.target}'")
         for kind in self.legal_ops or ():
             problem = legal_op_problem(kind)
             if problem is not None:

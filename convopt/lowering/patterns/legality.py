@@ -16,13 +16,13 @@ from __future__ import annotations
 from typing import Optional
 
 from ...dialects.torch import CONVOLUTION_BACKWARD
+from ..choices import TARGETS
 from .conv_spec import ConvSpec
 
 CONV_BWD_KIND = CONVOLUTION_BACKWARD.removeprefix("torch.")
 """`aten.convolution_backward`: the op kind as backend-legal-ops names it."""
 
 DEFAULT_LEGAL_OPS = (CONV_BWD_KIND,)
-TARGETS = ("linalg", "rocmlir")
 
 
 def target_rejects(target: str, spec: ConvSpec) -> Optional[str]:

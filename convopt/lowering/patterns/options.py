@@ -1,32 +1,31 @@
-"""The options of the passes that emit kernels (peel, conv-form, matmul-tiles, device)."""
+"""The passes that emit kernels: their options (pass_options.KernelOptions:
+peel, conv-form, matmul-tiles, device, cost-profile, opt-level) resolved to
+the kernel choices they emit with."""
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
 from ...ir.core import Operation
 from ...ir.types import ranked
+from ...pass_options import KernelOptions
 from ...passes import Pass, PassContext
 from ...rewrite import RewritePattern
-from ..forms import registry
+from ..choices import Device, MatmulTiles, OptLevel
 from ..kernel import calibrated
-from ..kernel.device import DEVICES, Device, DeviceProfile, profile, read_host_flags
+from ..kernel.device import DeviceProfile, profile, read_host_flags
 from ..kernel.packed import AVX512_TILES, TileTable, miscompiled_tiles, read_host_tiles
-from ..kernel.request import DEFAULT_CHOICES, KernelChoices, MatmulTiles, Peel
+from ..kernel.request import DEFAULT_CHOICES, KernelChoices
 
 ERASE_DEAD = False
 """Whether the kernel passes erase the pure ops their rewrites leave unused
 (rewrite.apply_patterns).  Off: they leave them to convopt-cleanup, as they
 always did, so that the IR after each pass (`--print-ir-after-all`, pipelines
 without cleanup) is unchanged; the default pipelines print the same either way."""
-
-PEELS = tuple(p.value for p in Peel)
-MATMUL_TILES = tuple(t.value for t in MatmulTiles)
-
 
 def tile_table(choice: MatmulTiles) -> TileTable:
     """The concrete tiles of a --matmul-tiles choice (host: read once)."""
@@ -58,8 +57,8 @@ def tile_hazards(choices: KernelChoices) -> TileTable:
     return wrong
 
 
-BUILD_WEIGHTS = {"O0": 100.0, "O1": 100.0, "O2": 1.0, "O3": 0.01}
-"""Per `--opt-level` (pipelines.OPT_LEVELS), how much a dispatch's build
+BUILD_WEIGHTS = {OptLevel.O0: 100.0, OptLevel.O1: 100.0, OptLevel.O2: 1.0, OptLevel.O3: 0.01}
+"""Per `--opt-level` (choices.OptLevel), how much a dispatch's build
 time weighs against run time in the form choice (cost.Costs.build and
 peel_build, times this).  O2, the default, amortizes a dispatch's 0.12 s
 of build over 10^5 runs (30,000 between a form's variants); O0 and O1
@@ -67,7 +66,7 @@ over 100x fewer (fewer, larger ops: faster builds for short runs); O3
 over 100x more (run time alone)."""
 
 
-def device_profile(device: Device, cost_profile: str = "", opt_level: str = "O2") -> DeviceProfile:
+def device_profile(device: Device, cost_profile: str = "", opt_level: OptLevel = OptLevel.O2) -> DeviceProfile:
     """The profile kernels are chosen by: the cost profile file's
     (calibrated.apply) where one is given, `host`'s cached calibration
     where there is one, else the device class's; its build costs weighed
@@ -84,45 +83,15 @@ def device_profile(device: Device, cost_profile: str = "", opt_level: str = "O2"
 
 
 @dataclass(frozen=True)
-class KernelPass(Pass):
-    """A pass that emits kernels, with their options; a value no kernel
-    strategy knows is a ValueError (a pipeline diagnostic).  matmul-tiles
-    is resolved to its tile table and device to its profile here, once per
-    pass (`choices`)."""
-
-    peel: str = field(default="auto", metadata={"doc": f"split borders off instead of zero padding: {'|'.join(PEELS)}"})
-    conv_form: str = field(default="auto", metadata={"doc": f"shape of the emitted convolutions: {'|'.join(registry.names())}"})
-    matmul_tiles: str = field(default="none", metadata={"doc": (
-        f"large static bf16/f32 matmuls as linalg.pack+mmt4d+unpack with CPU-specific tiles: {'|'.join(MATMUL_TILES)} "
-        "(none: plain linalg.matmul; avx512: 16x16x2 bf16, 16x16x1 f32; host: those /proc/cpuinfo's avx512_bf16/avx512f enable)"
-    )})
-    device: str = field(default="cpu", metadata={"doc": (
-        f"the class of machine the IR is built for, which decides the forms auto picks: {'|'.join(DEVICES)} "
-        "(cpu: any x86-64 CPU; host: this machine's calibration if convopt-calibrate --install made one, else its CPU class from /proc/cpuinfo)"
-    )})
-    cost_profile: str = field(default="", metadata={"doc": (
-        "a cost profile file written by convopt-calibrate: auto picks forms by the costs measured on that machine "
-        "(device cpu or host: the CPU class it was measured on)"
-    )})
-    opt_level: str = field(default="O2", metadata={"doc": (
-        f"how much build time weighs against run time in the form choice: {'|'.join(BUILD_WEIGHTS)} "
-        "(O2: a dispatch's build amortized over 10^5 runs; O0, O1: over 10^3, fewer ops; O3: 10^7, run time alone)"
-    )})
+class KernelPass(Pass, KernelOptions):
+    """A pass that emits kernels, with their options (pass_options.KernelOptions);
+    matmul-tiles is resolved to its tile table and device to its profile
+    here, once per pass (`choices`)."""
 
     def __post_init__(self) -> None:
-        if self.peel not in PEELS:
-            raise ValueError(f"peel must be one of {', '.join(PEELS)}, not '{self.peel}'")
-        forms = registry.names()  # read now: a form registered after import (a test's) is a choice too
-        if self.conv_form not in forms:
-            raise ValueError(f"conv-form must be one of {', '.join(forms)}, not '{self.conv_form}'")
-        if self.matmul_tiles not in MATMUL_TILES:
-            raise ValueError(f"matmul-tiles must be one of {', '.join(MATMUL_TILES)}, not '{self.matmul_tiles}'")
-        if self.device not in DEVICES:
-            raise ValueError(f"device must be one of {', '.join(DEVICES)}, not '{self.device}'")
-        if self.opt_level not in BUILD_WEIGHTS:
-            raise ValueError(f"opt-level must be one of {', '.join(BUILD_WEIGHTS)}, not '{self.opt_level}'")
-        choices = KernelChoices(Peel(self.peel), self.conv_form, tile_table(MatmulTiles(self.matmul_tiles)),
-                                device_profile(Device(self.device), self.cost_profile, self.opt_level))
+        super().__post_init__()
+        choices = KernelChoices(self.peel, self.conv_form, tile_table(self.matmul_tiles),
+                                device_profile(self.device, self.cost_profile, self.opt_level))
         object.__setattr__(self, "_choices", choices)
         object.__setattr__(self, "_hazards", tile_hazards(choices))
 
