@@ -43,7 +43,7 @@ import torch
 import torch.nn as nn
 
 from bench import host
-from bench.load import OthersBusy
+from bench.load import OthersBusy, paused
 from bench.stats import median, quartiles
 from bench.testsupport import load
 from bench.timing import best_per_call, interleaved_samples
@@ -156,9 +156,10 @@ def run_model(name: str, rounds: int) -> dict:
             row["cached_compiles"] = COUNTS["iree_compile"] - before
         row["first_loss"] = losses
         stats: dict = {}
-        probe = OthersBusy().start()
-        samples = interleaved_samples(steps, rounds, stats=stats)
-        row["others_busy"] = probe.value()
+        with paused():  # $CONVOPT_BENCH_PAUSE_CWD's processes stopped while the steps are timed
+            probe = OthersBusy().start()
+            samples = interleaved_samples(steps, rounds, stats=stats)
+            row["others_busy"] = probe.value()
     row["samples_ms"] = {k: [1e3 * s for s in v] for k, v in samples.items()}
     row["median_ms"] = {k: median(v) for k, v in row["samples_ms"].items()}
     row["ratios"] = {}
@@ -239,8 +240,9 @@ def overhead(repeats: int = 200) -> dict:
         finally:
             runtime._ALIGN = align
 
-    result = best_per_call({"invoke_us": invoke, "wrapper_us": wrapper, "call_us": call, "eager_us": eager}, repeats)
-    result.update(best_per_call({"read_4MiB_imported_us": lambda: big_call([big]), "read_4MiB_copied_us": big_copied}, 20))
+    with paused():
+        result = best_per_call({"invoke_us": invoke, "wrapper_us": wrapper, "call_us": call, "eager_us": eager}, repeats)
+        result.update(best_per_call({"read_4MiB_imported_us": lambda: big_call([big]), "read_4MiB_copied_us": big_copied}, 20))
     result["overhead_us"] = result["call_us"] - result["invoke_us"]
     result["wrapper_overhead_us"] = result["wrapper_us"] - result["invoke_us"]
     result["dynamo_aot_us"] = result["call_us"] - result["wrapper_us"]
@@ -285,9 +287,9 @@ def report(rows: list[dict], ovh: dict, meta: dict) -> str:
 
 def main(argv: Optional[list[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--models", default="digits_cnn,dynamic_batch_cnn,mobilenet_v2_slice")
-    parser.add_argument("--rounds", type=int, default=10)
-    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--models", default="digits_cnn,resnet18,mobilenet_v2_slice,c3d,densenet_small", help="comma-separated (test/models/model_zoo.py's names, and digits_cnn)")
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="torch's and IREE's threads (default: the CPUs)")
     parser.add_argument("--out", default="", help="the results' path without .txt/.json (default: bench/results/train.<host>)")
     args = parser.parse_args(argv)
     import iree.runtime as rt
