@@ -1,19 +1,26 @@
 # convopt's entry points; each sets up the virtualenv first.
 #
 #   make demo       lower the convolution backward ops of a ResNet block
-#   make test       the fast tier: pytest (test/unit, test/e2e with the named
-#                   matrix and a random slice, test/models, test/fuzz slices,
-#                   test/gpu: a GPU compile-only slice, test/dynamo: the
+#   make test-fast  the fast tier: the pytest tests marked `fast` (no IREE
+#                   build or run) outside the long sweeps, and lit
+#   make test       the fast and iree tiers: pytest (test/unit, test/e2e with
+#                   the named matrix and a random slice, test/models, test/fuzz
+#                   slices, test/gpu: a GPU compile-only slice, test/dynamo: the
 #                   torch.compile backend) and lit
-#   make test-full  make test with the whole random e2e sweep, the --device=gpu
-#                   forms on the whole named matrix and every GPU build
-#                   (CONVOPT_GPU_FULL=1), then make fuzz
+#   make test-full  every case, the long sweeps too (the whole random e2e
+#                   sweep, the forms and pools on every row, every model on
+#                   every pipeline, every GPU build), lit, then make fuzz
 #   make fuzz       10,000 fuzzed texts, 2,000 random configurations per path
 #                   and per window op (test/fuzz/window.py),
 #                   resource bounds, packed-matmul tiles x IREE CPUs (test/fuzz/README.md)
 #   make lint       ruff and mypy
 #   make bench      python -m bench.emitted, bench.tool and bench.models (results in
 #                   bench/results/), then bench.results (bench/RESULTS.md)
+#
+# The tiers are pytest markers that test/conftest.py gives each test: fast or
+# iree, and full for a case of a long sweep beyond the slice that the sweep
+# options below select (E2E_RANDOM=110 E2E_FORMS=all MODELS=all, as CI runs
+# make test, select every case of those sweeps but the GPU builds').
 #
 # The virtualenv (.venv, made with `python3 -m venv`) is created on first use
 # and the project is (re)installed into it only when pyproject.toml changes.
@@ -39,6 +46,7 @@ STAMP  := $(VENV)/.installed-compat
 BYTECODE = $(BIN)/python -m compileall -q convopt
 # pytest-xdist workers for the unit and e2e tests
 JOBS   ?= 2
+PYTEST  = $(BIN)/python -m pytest -n $(JOBS)
 # seeded random convolution_backward configurations in the e2e suite
 # (the named matrix always runs); make test-full and CI run all 110
 E2E_RANDOM ?= 8
@@ -49,9 +57,10 @@ E2E_FORMS ?= feature-rows
 # the model suite: every model through the IREE recipe, the other pipelines on
 # a few (test/models/test_models.py FAST_MODELS), or `all` on every pipeline
 MODELS ?= fast
+SWEEPS = --e2e-random=$(E2E_RANDOM) --e2e-forms=$(E2E_FORMS) --models=$(MODELS)
 FUZZ_SEED  ?= 1
 
-.PHONY: all venv test test-full unit lit fuzz fuzz-text fuzz-semantic fuzz-resources fuzz-packed lint demo bench
+.PHONY: all venv test test-fast test-full unit lit fuzz fuzz-text fuzz-semantic fuzz-resources fuzz-packed lint demo bench
 
 all: test
 
@@ -71,10 +80,17 @@ test: unit lit
 
 unit: $(STAMP)
 	$(BYTECODE)
-	CONVOPT_E2E_RANDOM=$(E2E_RANDOM) CONVOPT_E2E_FORMS=$(E2E_FORMS) CONVOPT_MODELS=$(MODELS) $(BIN)/python -m pytest -n $(JOBS) test/unit test/e2e test/models test/fuzz test/gpu test/dynamo
+	$(PYTEST) $(SWEEPS) -m "not full"
 
-test-full:
-	CONVOPT_GPU_FULL=1 $(MAKE) test E2E_RANDOM=110 E2E_FORMS=all MODELS=all
+test-fast: $(STAMP)
+	$(BYTECODE)
+	$(PYTEST) -m "fast and not full"
+	$(BIN)/lit -sv test/lit
+
+test-full: $(STAMP)
+	$(BYTECODE)
+	$(PYTEST) -m "fast or iree"
+	$(MAKE) lit
 	$(MAKE) -k fuzz
 
 # The three sweeps are separate targets, so that `make -k fuzz` runs them all.

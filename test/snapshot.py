@@ -56,7 +56,6 @@ def _corpus(tmp: str) -> list[tuple[str, str, list[str]]]:
                     extra = ["--split-input-file"] if folder == "test/lit" else []
                     out.append((os.path.relpath(path, ROOT).replace("/", "_"), path, extra))
     sys.path[:0] = [os.path.join(ROOT, "test", "e2e"), ROOT]
-    os.environ["CONVOPT_E2E_RANDOM"] = "110"
     import dataclasses
 
     import harness

@@ -8,12 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-pytest.importorskip("torch_mlir")
-pytest.importorskip("iree.runtime")
-pytest.importorskip("iree.compiler")
-
-import torch  # noqa: E402
+import torch
 
 sys.path.insert(0, str(Path(__file__).parent))  # training.py
 

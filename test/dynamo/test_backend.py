@@ -161,7 +161,7 @@ def test_cost_profile_reaches_convopt_only_when_set(monkeypatch, tmp_path):
 
 
 def test_registered_by_entry_point_and_by_hand():
-    tomllib = pytest.importorskip("tomllib")
+    tomllib = pytest.importorskip("tomllib", reason="Python 3.10 has no tomllib (3.11 does)")
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     entry = project["entry-points"]["torch_dynamo_backends"]["convopt"]
     module, _, name = entry.partition(":")

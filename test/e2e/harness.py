@@ -567,8 +567,13 @@ def random_matrix(count: int, seed: int = 1234) -> list[Config]:
     return out
 
 
+RANDOM_ROWS = 110
+"""The seeded random rows of the suite (make test runs the first
+--e2e-random of them: test/conftest.py)."""
+
+
 def all_configs() -> list[Config]:
-    return named_matrix() + random_matrix(int(os.environ.get("CONVOPT_E2E_RANDOM", "110")))
+    return named_matrix() + random_matrix(RANDOM_ROWS)
 
 
 

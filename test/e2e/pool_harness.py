@@ -8,7 +8,6 @@ backward reaches torch-mlir (rank-1 rows are emitted so).
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Optional
 
@@ -198,12 +197,8 @@ def matrix() -> list[PoolConfig]:
 
 FAST = {"2d_k2s2", "1d_k5s1p2_exclude_c8", "2d_k3s1p1_exclude", "2d_k3s2p1_ceil", "2d_divisor", "1d_k3s2p1", "3d_k3s2p1_ceil_exclude", "2d_unbatched",
         "2d_dynamic_spatial_ceil_exclude", "2d_k2s2_bf16", "2d_k3s2p1_ceil_exclude_f16"}
-"""The slice `make test` runs; CONVOPT_E2E_FORMS=all (make test-full) runs every row."""
-
-
-def selected() -> list[PoolConfig]:
-    everything = os.environ.get("CONVOPT_E2E_FORMS") == "all"
-    return [c for c in matrix() if everything or c.name in FAST]
+"""The slice `make test` runs (on the default forms); the "e2e-forms" sweep
+(--e2e-forms=all, make test-full) runs every row."""
 
 
 # --- max pooling's forward (convopt-pool-bwd-to-linalg: max_pool_fwd.py) ------------------------

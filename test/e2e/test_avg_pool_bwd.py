@@ -1,12 +1,10 @@
 """End to end: average-pooling backward through convopt --lower-pool-bwd,
 IREE (llvm-cpu) and PyTorch, over the configuration space of
 pool_harness.matrix().  make test: the FAST slice on the default forms and
-two rows on each other path; CONVOPT_E2E_FORMS=all (make test-full): every
-row on every path."""
+two rows on each other path; the other cases are the "e2e-forms" sweep
+(--e2e-forms=all, make test-full: every row on every path)."""
 
 from __future__ import annotations
-
-import os
 
 import pool_harness as ph
 import pytest
@@ -21,15 +19,13 @@ PATHS = {
     "named": ("--lower-pool-bwd", "--conv-form=named"),
 }
 OTHER_PATH_ROWS = {"2d_k3s2p1_ceil_exclude", "3d_k2s2"}
-EVERYTHING = os.environ.get("CONVOPT_E2E_FORMS") == "all"
+SWEEP = pytest.mark.sweep("e2e-forms")
 
 
 def _cases() -> list:
-    rows = ph.matrix() if EVERYTHING else ph.selected()
-    cases = [pytest.param(c, "auto", id=f"{c.name}-auto") for c in rows]
-    others = ph.matrix() if EVERYTHING else [c for c in ph.matrix() if c.name in OTHER_PATH_ROWS]
-    cases += [pytest.param(c, p, id=f"{c.name}-{p}") for c in others for p in PATHS if p != "auto"]
-    return cases
+    """Every row on every path; beyond the slice a case of the sweep."""
+    return [pytest.param(c, p, id=f"{c.name}-{p}", marks=() if c.name in (ph.FAST if p == "auto" else OTHER_PATH_ROWS) else SWEEP)
+            for p in PATHS for c in ph.matrix()]
 
 
 @pytest.mark.parametrize("cfg,path", _cases())

@@ -16,7 +16,6 @@ suite is below 0.9 (conftest.py).
 from __future__ import annotations
 
 import dataclasses
-import os
 
 import harness
 import pytest
@@ -74,24 +73,35 @@ def efficiency_bound(cfg: harness.Config, path: str) -> float:
 # convolution when the weight's kernel size is dynamic and the padding
 # exceeds dilation*(kernel-1) (relative error 1.2; convopt's lowering of the
 # same decomposed IR is right): torch-mlir's bugs, not the decomposition's.
+# Row -> (why, the text its failure must hold).
 TORCH_MLIR_FAILS = {
-    "2d_depthwise": "torch-mlir's TorchToLinalg cannot lower a depthwise transposed convolution",
-    "2d_dynamic_everything_overpadding": "torch-mlir's TorchToLinalg is wrong for a transposed convolution with a dynamic kernel and padding > dilation*(kernel-1)",
+    "2d_depthwise": ("torch-mlir's TorchToLinalg cannot lower a depthwise transposed convolution",
+                     "'tensor.collapse_shape' op expected reassociation map"),
+    "2d_dynamic_everything_overpadding": ("torch-mlir's TorchToLinalg is wrong for a transposed convolution with a dynamic kernel and "
+                                          "padding > dilation*(kernel-1)", "via torch-mlir: result"),
 }
 
 
-ALL_ROWS = os.environ.get("CONVOPT_E2E_FORMS") == "all"
 NAMED = {c.name for c in harness.named_matrix()}
+
+
+def sweeps(cfg: harness.Config, slice_rows: frozenset | set = frozenset()) -> list:
+    """The sweeps (test/conftest.py) a case of cfg belongs to: the i-th
+    random row is the i-th of "e2e-random" (make test runs the first
+    --e2e-random); a named row outside slice_rows (if given) is one of
+    "e2e-forms" (--e2e-forms=all)."""
+    if cfg.name not in NAMED:
+        return [pytest.mark.sweep("e2e-random", cfg.seed)]
+    return [pytest.mark.sweep("e2e-forms")] if slice_rows and cfg.name not in slice_rows else []
 
 
 def path_cases() -> list:
     """The direct path on every configuration; the decomposed and rocmlir
-    paths on the random ones and one named row per feature
+    paths on the random ones and, in make test, one named row per feature
     (harness.FORM_ROWS: the interpreter tier, test_interp.py, runs both on
-    every named row in seconds); CONVOPT_E2E_FORMS=all (make test-full,
-    CI): every path on every configuration."""
-    return [pytest.param(c, p, id=f"{c.name}-{p}") for c in CONFIGS for p in sorted(PATHS)
-            if p == "direct" or ALL_ROWS or c.name not in NAMED or c.name in harness.FORM_ROWS]
+    every named row in seconds); --e2e-forms=all (make test-full, CI):
+    every path on every configuration."""
+    return [pytest.param(c, p, id=f"{c.name}-{p}", marks=sweeps(c, set() if p == "direct" else harness.FORM_ROWS)) for c in CONFIGS for p in sorted(PATHS)]
 
 
 @pytest.mark.parametrize("cfg,path", path_cases())
@@ -117,8 +127,8 @@ def check_work(cfg: harness.Config, outcome: harness.Outcome) -> None:
 # the named convolutions are checked numerically even where auto would not
 # pick them (small shapes).  make test runs them through IREE on one row per
 # feature (harness.FORM_ROWS, which the interpreter tier runs on every form
-# in seconds, test_interp.py); CONVOPT_E2E_FORMS=all (make test-full, CI) on every row.
-FORM_CONFIGS = [c for c in harness.named_matrix() if not c.empty and (os.environ.get("CONVOPT_E2E_FORMS") == "all" or c.name in harness.FORM_ROWS)]  # empty: no kernel, no form
+# in seconds, test_interp.py); --e2e-forms=all (make test-full, CI) on every row.
+FORM_CONFIGS = [pytest.param(c, id=c.name, marks=sweeps(c, harness.FORM_ROWS)) for c in harness.named_matrix() if not c.empty]  # empty: no kernel, no form
 FORMS = {
     "im2col": ("--lower-conv-bwd", "--conv-form=im2col"),
     "im2col-decomposed": ("--lower-conv-bwd", "--backend-legal-ops=", "--conv-form=im2col"),
@@ -128,7 +138,7 @@ FORMS = {
 
 
 @pytest.mark.parametrize("form", sorted(FORMS))
-@pytest.mark.parametrize("cfg", FORM_CONFIGS, ids=lambda c: c.name)
+@pytest.mark.parametrize("cfg", FORM_CONFIGS)
 def test_forms(cfg: harness.Config, form: str) -> None:
     outcome = harness.check(cfg, FORMS[form])
     record({"path": form, "name": cfg.name, "errors": outcome.errors, "executed": outcome.executed, "useful": outcome.useful})
@@ -175,17 +185,19 @@ def test_matmul_tiles(cfg: harness.Config, dtype: str) -> None:
 # convopt's decomposition lowered by torch-mlir's own backend pipeline: the
 # decomposition is right without convopt's lowering (the decomposed path
 # checks it with convopt's on every row).  make test: one row per feature and
-# the rows torch-mlir fails on; CONVOPT_E2E_FORMS=all: every named row.
-TORCH_MLIR_CONFIGS = [c for c in harness.named_matrix() if os.environ.get("CONVOPT_E2E_FORMS") == "all" or c.name in harness.FORM_ROWS or c.name in TORCH_MLIR_FAILS]
+# the rows torch-mlir fails on; --e2e-forms=all: every named row.
+TORCH_MLIR_CONFIGS = [pytest.param(c, id=c.name, marks=sweeps(c, harness.FORM_ROWS | TORCH_MLIR_FAILS.keys())) for c in harness.named_matrix()]
 
 
-@pytest.mark.parametrize("cfg", TORCH_MLIR_CONFIGS, ids=lambda c: c.name)
+@pytest.mark.parametrize("cfg", TORCH_MLIR_CONFIGS)
 def test_decomposition_through_torch_mlir(cfg: harness.Config) -> None:
-    if cfg.name in TORCH_MLIR_FAILS:  # still failing, or the entry is stale
+    if cfg.name in TORCH_MLIR_FAILS:  # still failing as it did, or the entry is stale
+        why, error = TORCH_MLIR_FAILS[cfg.name]
         try:
             harness.check_through_torch_mlir(cfg)
-        except (AssertionError, RuntimeError):
-            pytest.xfail(TORCH_MLIR_FAILS[cfg.name])
+        except (AssertionError, RuntimeError) as e:
+            assert error in str(e), f"{cfg.name} fails otherwise than TORCH_MLIR_FAILS says ({error!r}): {e}"
+            pytest.xfail(why)
         pytest.fail(f"torch-mlir now handles {cfg.name}: remove it from TORCH_MLIR_FAILS")
     outcome = harness.check_through_torch_mlir(cfg)
     record({"path": "torch-mlir", "name": cfg.name, "errors": outcome.errors, "executed": 0, "useful": 0})

@@ -11,13 +11,12 @@ than the CPU forms' (GPU_BOUND); the geometric mean is reported in the e2e
 summary.  make test runs a slice that covers the form decisions of the GPU
 profile (phases with and without taps per phase, f16 strided filter taps,
 dynamic sizes, transposed);
-CONVOPT_GPU_FULL=1 (make test-full) runs the whole named matrix.
+the "gpu" sweep (make test-full) runs the whole named matrix.
 """
 
 from __future__ import annotations
 
 import math
-import os
 
 import harness
 import pytest
@@ -48,8 +47,7 @@ would take peeled pieces, and the phases of the scatters peeled too: more
 IREE dispatches per kernel (bench/README.md, "MAC efficiency of the GPU
 forms")."""
 
-FULL = os.environ.get("CONVOPT_GPU_FULL") == "1"
-ROWS = [c for c in harness.named_matrix() if FULL or c.name in SLICE]
+ROWS = [pytest.param(c, id=c.name, marks=() if c.name in SLICE else pytest.mark.sweep("gpu")) for c in harness.named_matrix()]
 
 
 def test_gpu_efficiency_geomean() -> None:
@@ -72,7 +70,7 @@ def test_slice_names_exist() -> None:
 
 
 @pytest.mark.parametrize("path", sorted(PATHS))
-@pytest.mark.parametrize("cfg", ROWS, ids=lambda c: c.name)
+@pytest.mark.parametrize("cfg", ROWS)
 def test_gpu_form_numerics(cfg: harness.Config, path: str) -> None:
     outcome = harness.check(cfg, PATHS[path])
     record({"path": path, "name": cfg.name, "errors": outcome.errors, "executed": outcome.executed, "useful": outcome.useful})

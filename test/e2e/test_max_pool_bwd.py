@@ -4,12 +4,11 @@ PyTorch's own forward (F.max_pool3d(..., return_indices=True)) on random
 inputs; the rows cover windows that tile the input (one op), overlapping
 windows (col2im), padding, dilation, ceil_mode, a remainder the windows
 do not reach, unbatched input, dynamic batch and spatial sizes, and every
-element type.  make test compiles the FAST rows with IREE (CONVOPT_E2E_FORMS=all,
+element type.  make test compiles the FAST rows with IREE (--e2e-forms=all,
 make test-full and CI: every row); the interpreter runs every row (no IREE)."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 import harness
@@ -62,7 +61,7 @@ ROWS = [
 FAST = {"k122_c3d", "k3s2p1_ceil", "k2s2_dilation2", "k2s2_dynamic_spatial", "k2s2_bf16"}
 """The rows make test compiles with IREE: one per mechanism (the tiled op, col2im
 with padding and ceil_mode, dilation, dynamic sizes, a narrow type)."""
-IREE_ROWS = ROWS if os.environ.get("CONVOPT_E2E_FORMS") == "all" else [r for r in ROWS if r.name in FAST]
+IREE_ROWS = [pytest.param(r, id=r.name, marks=() if r.name in FAST else pytest.mark.sweep("e2e-forms")) for r in ROWS]
 
 
 def case(cfg: MaxPoolConfig) -> tuple[str, list[np.ndarray], np.ndarray]:
@@ -115,7 +114,7 @@ def compare(cfg: MaxPoolConfig, got: np.ndarray, expected: np.ndarray) -> None:
     assert err <= harness.TOLERANCE[cfg.dtype], f"{cfg.name}: relative error {err:.3g} > {harness.TOLERANCE[cfg.dtype]}"
 
 
-@pytest.mark.parametrize("cfg", IREE_ROWS, ids=lambda c: c.name)
+@pytest.mark.parametrize("cfg", IREE_ROWS)
 def test_max_pool3d_backward_iree(cfg: MaxPoolConfig) -> None:
     text, (go, x, idx), expected = case(cfg)
     out = lowered(text)

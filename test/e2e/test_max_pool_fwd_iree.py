@@ -4,11 +4,9 @@ verifier, IREE (llvm-cpu, compiled and run) and PyTorch: values and
 indices equal exactly (pool_harness.max_pool_matrix: torch-mlir's invalid
 shapes, 1-3 dims, dilation, padding, ceil_mode, ties, NaN, -inf, values
 alone, unbatched, dynamic sizes, every dtype).  make test compiles the
-FAST rows; CONVOPT_E2E_FORMS=all every row."""
+FAST rows; the others are the "e2e-forms" sweep (--e2e-forms=all)."""
 
 from __future__ import annotations
-
-import os
 
 import pool_harness as ph
 import pytest
@@ -16,10 +14,9 @@ import pytest
 FAST = {"2d_k3s2_out1", "2d_ceil_13x5_k5s3", "2d_k3s2p1_ceil", "2d_k3s1p1_nan", "1d_k4s3_ceil_dil2", "3d_k3s2p1_ceil", "2d_values_only",
         "2d_dynamic_spatial_ceil", "2d_bf16", "3d_empty_window_dil2p1"}
 """torch-mlir's two invalid shapes (the issue's regression cases) and one row per mechanism."""
-EVERYTHING = os.environ.get("CONVOPT_E2E_FORMS") == "all"
 
 
-@pytest.mark.parametrize("cfg", [c for c in ph.max_pool_matrix() if EVERYTHING or c.name in FAST], ids=lambda c: c.name)
+@pytest.mark.parametrize("cfg", [pytest.param(c, id=c.name, marks=() if c.name in FAST else pytest.mark.sweep("e2e-forms")) for c in ph.max_pool_matrix()])
 def test_max_pool_forward_matches_torch(cfg: ph.MaxPoolFwdConfig) -> None:
     ph.check_max_pool(cfg)
 

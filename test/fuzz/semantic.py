@@ -512,23 +512,13 @@ def interp_check(text: str, args: list[np.ndarray]) -> list[np.ndarray]:
     return run_text(text, "main", args, name="lowered.mlir")
 
 
-NUMERIC_CHECK: Optional[NumericCheck] = None
-"""The numeric check in use; None: interp_check when convopt.interp exists."""
-
-
-def numeric_check() -> Optional[NumericCheck]:
-    if NUMERIC_CHECK is not None:
-        return NUMERIC_CHECK
-    try:
-        import convopt.interp  # noqa: F401
-    except ImportError:  # the interpreter is not there (yet)
-        return None
-    return interp_check
+NUMERIC_CHECK: NumericCheck = interp_check
+"""The numeric check in use (a test may plug in another)."""
 
 
 @dataclass
 class Outcome:
-    status: str  # ok, rejected, unsupported, wrong, over_rejected, traceback, unlocated, hang, unchecked
+    status: str  # ok, rejected, unsupported, wrong, over_rejected, traceback, unlocated, hang
     detail: str = ""
     error: float = 0.0
     elapsed: float = 0.0
@@ -641,9 +631,7 @@ def check_call(call: Call, path: str, expect_valid: Optional[bool] = None, kind:
         return Outcome("wrong", f"PyTorch rejects ({verdict}); convopt lowered it", elapsed=time.perf_counter() - start)
     if "torch.aten.convolution_backward" in lowered:
         return Outcome("wrong", "a convolution_backward is left in the output", elapsed=time.perf_counter() - start)
-    check = check or numeric_check()
-    if check is None:
-        return Outcome("unchecked", "no numeric check available", elapsed=time.perf_counter() - start)
+    check = check or NUMERIC_CHECK
     try:
         expected = call.reference()
         got = _with_bound(lambda: check(lowered, call.device_inputs()), TIME_BOUND)
@@ -804,8 +792,6 @@ def main(argv: Optional[list[str]] = None) -> int:
     if args.ir is not None:
         sys.stdout.write(Call.from_config(random_config(random.Random(f"convopt-semantic:{args.seed}:{args.ir}"), args.ir)).ir())
         return 0
-    if numeric_check() is None:
-        print("note: convopt.interp is not available; valid configurations are lowered but not checked numerically")
     if args.time_limit:
         total = SemanticSummary(args.seed)
         t0 = time.perf_counter()

@@ -7,8 +7,9 @@ A failing build names the op IREE failed on and the raw import's result on
 the same input (the torch IR given to iree-compile directly), so that an
 IREE limitation the raw import shares is told apart from one convopt
 causes.  make test builds a fast slice (two small named rows per target);
-CONVOPT_GPU_FULL=1 (make test-full) builds every model of test/models and
-every named e2e row for every target.  The decomposed path
+the "gpu" sweep (--gpu-full, make test-full; test/conftest.py) builds every
+model of test/models and every named e2e row for every target.  A build
+expected to fail (a `Known` below) must fail with the error it names.  The decomposed path
 (`--backend-legal-ops=`: convolution_backward decomposed into convolutions,
 which the same GPU forms lower) builds the same rows.
 """
@@ -16,8 +17,8 @@ which the same GPU forms lower) builds the same rows.
 from __future__ import annotations
 
 import dataclasses
-import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import gpu_compile
@@ -27,7 +28,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
 import harness  # noqa: E402
 import pool_harness  # noqa: E402
 
-FULL = os.environ.get("CONVOPT_GPU_FULL") == "1"
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
 # The fast slice: a strided 2-D row (scatter by phases, padded gather and
@@ -36,17 +36,25 @@ MODELS = Path(__file__).resolve().parents[1] / "models"
 SLICE = ("2d_stride2", "1d_dynamic_transposed")
 
 
-def cases() -> list[tuple[str, str]]:
-    rows = [c.name for c in harness.named_matrix() if FULL or c.name in SLICE]
-    models = sorted(p.stem for p in MODELS.glob("*.mlir")) if FULL else []
-    return [(f"row:{n}", t) for n in rows for t in gpu_compile.TARGETS] + [(f"model:{n}", t) for n in models for t in gpu_compile.TARGETS]
+SWEEP = pytest.mark.sweep("gpu")
 
 
-def decomposed_cases() -> list[tuple[str, str]]:
+def params(names: list[str], fast: tuple[str, ...] = ()) -> list:
+    """(name, target) cases for every target; those of names not in fast
+    are the "gpu" sweep's."""
+    return [pytest.param(n, t, marks=() if n in fast else SWEEP) for n in names for t in gpu_compile.TARGETS]
+
+
+def cases() -> list:
+    rows = [f"row:{c.name}" for c in harness.named_matrix()]
+    return params(rows, tuple(f"row:{n}" for n in SLICE)) + params([f"model:{p.stem}" for p in sorted(MODELS.glob("*.mlir"))])
+
+
+def decomposed_cases() -> list:
     """The decomposed path (`--backend-legal-ops=`: convolution_backward
     decomposed into convolutions, then lowered with the same GPU forms) on
     the same rows."""
-    return [(f"row:{c.name}", t) for c in harness.named_matrix() if FULL or c.name in SLICE for t in gpu_compile.TARGETS]
+    return params([f"row:{c.name}" for c in harness.named_matrix()], tuple(f"row:{n}" for n in SLICE))
 
 
 def torch_text(name: str) -> str:
@@ -56,15 +64,36 @@ def torch_text(name: str) -> str:
     return harness.torch_ir({c.name: c for c in harness.named_matrix()}[what])
 
 
+@dataclass(frozen=True)
+class Known:
+    """A build expected to fail: why, and the text its error must hold
+    (Build.error: the first error line, or IREE's crash banner)."""
+
+    why: str
+    error: str
+
+
+def expect_failure(name: str, target: str, built: gpu_compile.Build, known: Known, raw: gpu_compile.Build | None = None) -> None:
+    """xfail a failed build that fails as `known` says; fail one that fails otherwise."""
+    if known.error not in built.error:
+        pytest.fail(f"{name} for {target} fails otherwise than expected ({known.error!r}): {built.short()}")
+    pytest.xfail(f"{known.why} (convopt: {built.short()}" + (f"; raw import: {raw.short()})" if raw else ")"))
+
+
+_MASK = "'vector.mask' op expects only one operation to mask"
+_CRASH = "Please report issues to https://github.com/iree-org/iree/issues"
+"""IREE's banner when iree-compile crashes (no error line)."""
+
 # Builds that fail for a reason outside convopt's ops, the raw import alike
 # (reproducers in test/gpu/repro/, bench/README.md "GPU builds").
 KNOWN_IREE_FAILURES = {
-    ("model:dynamic_batch_cnn", "vulkan"): "repro/vulkan_var_mean_dynamic.mlir: IREE's SPIR-V path cannot mask BatchNorm's var_mean over a dynamic batch",
+    ("model:dynamic_batch_cnn", "vulkan"): Known("repro/vulkan_var_mean_dynamic.mlir: IREE's SPIR-V path cannot mask BatchNorm's var_mean over a dynamic batch", _MASK),
     # The raw import cannot build it anywhere (no lowering of avg_pool2d_backward);
     # `convopt --lower-pool-bwd --device=gpu` (IREE lowers every convolution
     # itself, convopt only the pools) fails on the same dispatch.
-    ("model:densenet_small", "vulkan"): "IREE's vulkan-spirv tiles a 1x1 convolution's matmul_like_2x48x1024x48_f32 dispatch into "
-                                        "68608 bytes of shared memory (limit 65536), with convopt lowering only the pools too",
+    ("model:densenet_small", "vulkan"): Known("IREE's vulkan-spirv tiles a 1x1 convolution's matmul_like_2x48x1024x48_f32 dispatch into "
+                                              "68608 bytes of shared memory (limit 65536), with convopt lowering only the pools too",
+                                              "uses 68608 bytes of shared memory"),
 }
 
 
@@ -77,14 +106,15 @@ KNOWN_IREE_FAILURES = {
 # one flat copy (repro/cuda_tap_copy_umul_lohi.mlir keeps that form), and on
 # vulkan while a phase reduced over taps that read only zero padding
 # (relation.reaching_taps; repro/vulkan_matmul_like_three_taps.mlir).)
-OPEN_CONVOPT_FAILURES: dict[tuple[str, str], str] = {}
+OPEN_CONVOPT_FAILURES: dict[tuple[str, str], Known] = {}
 
 
 # Decomposed-path builds that fail where the raw import fails too (and the
 # direct path builds): reproducers in test/gpu/repro/vulkan_decomposed_*.mlir.
 KNOWN_DECOMPOSED_FAILURES = {
-    ("row:2d_dynamic_batch", "vulkan"): "repro/vulkan_decomposed_dynamic_batch.mlir: 'vector.mask' op expects only one operation to mask",
-    ("row:2d_dynamic_spatial", "vulkan"): "repro/vulkan_decomposed_dynamic_spatial.mlir: unresolved materialization of a dynamic strided memref",
+    ("row:2d_dynamic_batch", "vulkan"): Known("repro/vulkan_decomposed_dynamic_batch.mlir", _MASK),
+    ("row:2d_dynamic_spatial", "vulkan"): Known("repro/vulkan_decomposed_dynamic_spatial.mlir: unresolved materialization of a dynamic strided memref",
+                                                "failed to legalize unresolved source materialization"),
 }
 
 
@@ -98,7 +128,7 @@ def test_gpu_build_decomposed(name: str, target: str) -> None:
         return
     raw = gpu_compile.compile_text(text, target)
     if known is not None and not raw.ok:
-        pytest.xfail(f"{known} (convopt: {built.short()}; raw import: {raw.short()})")
+        expect_failure(name, target, built, known, raw)
     pytest.fail(f"{name} for {target}: convopt --device=gpu --backend-legal-ops= does not build: {built.short()}; the raw import: {raw.short()}")
 
 
@@ -112,16 +142,16 @@ def test_gpu_build(name: str, target: str) -> None:
         return
     raw = gpu_compile.compile_text(text, target)
     if (name, target) in OPEN_CONVOPT_FAILURES and raw.ok:
-        pytest.xfail(f"OPEN: {known} (convopt: {built.short()}; raw import: {raw.short()})")
-    if known is not None and not raw.ok:
-        pytest.xfail(f"{known} (convopt: {built.short()}; raw import: {raw.short()})")
+        expect_failure(name, target, built, OPEN_CONVOPT_FAILURES[(name, target)], raw)
+    if (name, target) in KNOWN_IREE_FAILURES and not raw.ok:
+        expect_failure(name, target, built, KNOWN_IREE_FAILURES[(name, target)], raw)
     pytest.fail(f"{name} for {target}: convopt --device=gpu does not build: {built.short()}; the raw import: {raw.short()}")
 
 
 # bf16 and f16 (issue 26).  make test: two bf16 rows per target, a strided
 # one (the scatter by phases, its taps and interleave in bf16, f32
 # accumulators truncated) and a grouped one (the 2d_bf16 row).
-# CONVOPT_GPU_FULL=1: every training step of bench/lowp (the model suite
+# The "gpu" sweep: every training step of bench/lowp (the model suite
 # traced in bf16 and f16, test/models/generate.py --dtype) per target,
 # through README's GPU recipe (--lower-forward-convs where IREE's own
 # lowering of the forward convolutions fails: model_zoo's known failures of
@@ -134,48 +164,51 @@ LOWP_ROWS = (dataclasses.replace({c.name: c for c in harness.named_matrix()}["2d
 # Steps that fail for a reason outside convopt's ops, the raw import alike
 # (bench/README.md, "Matrix cores", the bf16/f16 build matrix; reproducers
 # in test/gpu/repro/).
-_BITCAST = "IREE's SPIR-V path cannot legalize the 'vector.bitcast' of its bf16 emulation (vector<4xbf16> <-> vector<2xf32>)"
-_MMA_F16 = "IREE's SPIR-V cooperative-matrix pipeline: 'no GPU subgroup mma compute ops generated'"
-_CRASH = "iree-compile crashes on vulkan-spirv (the raw import alike where it gets that far; densenet/inception's stops at their pools)"
-_MASK = "repro/vulkan_var_mean_dynamic.mlir: 'vector.mask' op expects only one operation to mask (f32 alike)"
-_SMEM = ("IREE's rocm configuration of a matmul_like_48x8x2x256 dispatch both flows have takes 73728 bytes of shared memory "
-         "(limit 65536)")
-KNOWN_LOWP_FAILURES: dict[tuple[str, str], str] = {
+_BITCAST = Known("IREE's SPIR-V path cannot legalize the 'vector.bitcast' of its bf16 emulation (vector<4xbf16> <-> vector<2xf32>)",
+                 "failed to legalize operation 'vector.bitcast'")
+_MMA_F16 = Known("IREE's SPIR-V cooperative-matrix pipeline generates no subgroup MMA op", "no GPU subgroup mma compute ops generated")
+_CRASHES = Known("iree-compile crashes on vulkan-spirv (the raw import alike where it gets that far; densenet/inception's stops at their pools)",
+                 _CRASH)
+_MASKS = Known("repro/vulkan_var_mean_dynamic.mlir (f32 alike)", _MASK)
+_SMEM = Known("IREE's rocm configuration of a matmul_like_48x8x2x256 dispatch both flows have takes 73728 bytes of shared memory (limit 65536)",
+              "uses 73728 bytes of shared memory")
+KNOWN_LOWP_FAILURES: dict[tuple[str, str], Known] = {
     ("model:mobilenet_v2_slice.bf16", "rocm"): _SMEM,
     ("model:mobilenet_v2_slice.f16", "rocm"): _SMEM,
     **{(f"model:{m}.bf16", "vulkan"): _BITCAST for m in ("c3d", "dcgan_generator", "mobilenet_v2_slice", "resnet18")},
-    ("model:convnext_channels_last.bf16", "vulkan"): "'gpu.subgroup_mma_load_matrix' of a bf16 memref (IREE's SPIR-V cooperative matrix)",
+    ("model:convnext_channels_last.bf16", "vulkan"): Known("a bf16 memref in IREE's SPIR-V cooperative matrix load",
+                                                           "'gpu.subgroup_mma_load_matrix' op operand #0 must be"),
     ("model:resnet18.f16", "vulkan"): _MMA_F16,
-    **{(f"model:{m}.{d}", "vulkan"): _CRASH for m in ("densenet_small", "efficientnet_se", "inception_small") for d in ("bf16", "f16")},
-    **{(f"model:{m}", "vulkan"): _CRASH for m in ("resnet50_slim.bf16", "resnet50_slim.f16", "shufflenet_v2.bf16", "shufflenet_v2.f16")},
+    **{(f"model:{m}.{d}", "vulkan"): _CRASHES for m in ("densenet_small", "efficientnet_se", "inception_small") for d in ("bf16", "f16")},
+    **{(f"model:{m}", "vulkan"): _CRASHES for m in ("resnet50_slim.bf16", "resnet50_slim.f16", "shufflenet_v2.bf16", "shufflenet_v2.f16")},
     **{(f"model:video_block.{d}", "vulkan"): _MMA_F16 for d in ("bf16", "f16")},
-    **{(f"model:resnext_block.{d}", "vulkan"): _CRASH for d in ("bf16", "f16")},
-    **{(f"model:dynamic_batch_cnn.{d}", "vulkan"): _MASK for d in ("bf16", "f16")},
+    **{(f"model:resnext_block.{d}", "vulkan"): _CRASHES for d in ("bf16", "f16")},
+    **{(f"model:dynamic_batch_cnn.{d}", "vulkan"): _MASKS for d in ("bf16", "f16")},
     # Through README's recipe (the raw import fails earlier, on torch-mlir's
     # forward convolution): each dispatch built alone, the step's classifier
     # matmul (matmul_2x64x10 and its gradient, IREE's own lowering of
     # aten.mm) fails with _BITCAST, as do convopt's contractions.
-    ("model:r2plus1d.bf16", "vulkan"): _CRASH + "; IREE's own classifier matmul fails alone: " + _BITCAST,
+    ("model:r2plus1d.bf16", "vulkan"): Known(_CRASHES.why + "; IREE's own classifier matmul fails alone: " + _BITCAST.why, _CRASH),
 }
 
 # Steps that fail on convopt's form (the raw import builds, or fails
 # elsewhere): open.
-OPEN_LOWP_FAILURES: dict[tuple[str, str], str] = {
-    ("row:2d_stride2_bf16", "vulkan"): _BITCAST + " on convopt's strided scatter (phases, taps, interleave); the raw import of the row builds",
-    ("model:convnext_channels_last.f16", "vulkan"): _MMA_F16 + " on convopt's output; the raw import builds",
+OPEN_LOWP_FAILURES: dict[tuple[str, str], Known] = {
+    ("row:2d_stride2_bf16", "vulkan"): Known(_BITCAST.why + " on convopt's strided scatter (phases, taps, interleave); the raw import of the row builds",
+                                             _BITCAST.error),
+    ("model:convnext_channels_last.f16", "vulkan"): Known(_MMA_F16.why + " on convopt's output; the raw import builds", _MMA_F16.error),
     # r2plus1d's recipe has --lower-forward-convs: the raw import fails
     # earlier, on torch-mlir's invalid lowering of its strided 3x1x1 forward
     # convolution.  Each dispatch built alone (--compile-mode=hal-executable):
     # 8 of convopt's contractions fail as convnext's f16 does, and one weight
     # kernel (matmul_like_64x144x2x16) crashes iree-compile.
-    ("model:r2plus1d.f16", "vulkan"): "iree-compile crashes on vulkan-spirv; " + _MMA_F16 + " on 8 of convopt's contractions",
+    ("model:r2plus1d.f16", "vulkan"): Known("iree-compile crashes on vulkan-spirv; " + _MMA_F16.why + " on 8 of convopt's contractions", _CRASH),
 }
 
 
-def lowp_cases() -> list[tuple[str, str]]:
-    rows = [(f"row:{c.name}", t) for c in LOWP_ROWS for t in gpu_compile.TARGETS]
-    models = sorted(p.stem for p in LOWP.glob("*.mlir")) if FULL else []
-    return rows + [(f"model:{n}", t) for n in models for t in gpu_compile.TARGETS]
+def lowp_cases() -> list:
+    rows = [f"row:{c.name}" for c in LOWP_ROWS]
+    return params(rows, tuple(rows)) + params([f"model:{p.stem}" for p in sorted(LOWP.glob("*.mlir"))])
 
 
 def recipe_output(name: str, text: str) -> str:
@@ -204,22 +237,22 @@ def test_gpu_build_lowp(name: str, target: str) -> None:
         assert known is None and open_ is None, f"{name} now builds for {target}: remove it from KNOWN_LOWP_FAILURES / OPEN_LOWP_FAILURES"
         return
     if open_ is not None:
-        pytest.xfail(f"OPEN: {open_} (convopt: {built.short()})")
+        expect_failure(name, target, built, open_)
     raw = gpu_compile.compile_text(text, target)
     if known is not None and not raw.ok:
-        pytest.xfail(f"{known} (convopt: {built.short()}; raw import: {raw.short()})")
+        expect_failure(name, target, built, known, raw)
     pytest.fail(f"{name} for {target}: convopt --device=gpu does not build: {built.short()}; the raw import: {raw.short()}")
 
 
 # Average-pooling backward (pool_harness.matrix(), --lower-pool-bwd
 # --device=gpu): two rows per target in make test (a ceil_mode row with a
-# per-window divisor, a dynamic-batch stride-1 row), every row under
-# CONVOPT_GPU_FULL=1.  The raw import has no lowering for the op at all.
+# per-window divisor, a dynamic-batch stride-1 row), every row in the
+# "gpu" sweep.  The raw import has no lowering for the op at all.
 POOL_SLICE = ("2d_k3s2p1_ceil_exclude", "2d_dynamic_batch_k3s1p1")
 
 
-def pool_cases() -> list[tuple[str, str]]:
-    return [(c.name, t) for c in pool_harness.matrix() if FULL or c.name in POOL_SLICE for t in gpu_compile.TARGETS]
+def pool_cases() -> list:
+    return params([c.name for c in pool_harness.matrix()], POOL_SLICE)
 
 
 @pytest.mark.parametrize("name,target", pool_cases(), ids=lambda x: x)
@@ -253,7 +286,7 @@ def test_small_lowp_weight_kernel_builds_for_rocm(dtype: str) -> None:
     assert built.ok, built.short()
 
 
-@pytest.mark.skipif(not FULL, reason="CONVOPT_GPU_FULL=1 (make test-full): the failing bf16 build takes 60-90 s")
+@SWEEP  # the failing bf16 build takes 60-90 s
 def test_channels_first_weight_accumulator_still_fails() -> None:
     # Why weight_spatial_first: the same layer with its accumulator channels
     # first (convopt's output before) asks IREE's rocm configuration for too
@@ -280,7 +313,7 @@ def test_readme_recipes_use_these_flags() -> None:
         assert "iree-compile " + " ".join(gpu_compile.COMMON + flags) + " model.gpu.mlir" in readme, flags
 
 
-@pytest.mark.skipif(not FULL, reason="CONVOPT_GPU_FULL=1 (make test-full)")
+@SWEEP
 def test_cuda_tap_copy_failure_is_reproduced() -> None:
     # r2plus1d's cuda failure while convopt wrote the weight taps by one
     # flat copy (kernel/taps.py writes each block dense since): its index
@@ -292,7 +325,7 @@ def test_cuda_tap_copy_failure_is_reproduced() -> None:
     assert gpu_compile.compile_text(repro, "rocm").ok
 
 
-@pytest.mark.skipif(not FULL, reason="CONVOPT_GPU_FULL=1 (make test-full)")
+@SWEEP
 def test_vulkan_three_tap_reduction_failure_is_reproduced() -> None:
     # r2plus1d's vulkan failure while a phase reduced over all 3 taps, of
     # which one reads in bounds (relation.reaching_taps drops the others

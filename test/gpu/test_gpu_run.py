@@ -1,12 +1,11 @@
 """bench/gpu_run.py (bench.gpu_run), the prepared device run: its statistics and table
-(always), and its CPU rehearsal end to end (CONVOPT_GPU_FULL=1, make
+(always), and its CPU rehearsal end to end (the "gpu" sweep, make
 test-full: two layers in f32 and bf16 and one model packed for llvm-cpu and
 run with IREE's local-task driver, every result within tolerance)."""
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,8 +15,6 @@ import pytest
 from bench import gpu_run
 
 ROOT = Path(__file__).resolve().parents[2]
-
-FULL = os.environ.get("CONVOPT_GPU_FULL") == "1"
 
 
 def test_stats_and_table() -> None:
@@ -54,7 +51,7 @@ def test_layer_inputs_reproduce() -> None:
         assert np.array_equal(a, b)
 
 
-@pytest.mark.skipif(not FULL, reason="CONVOPT_GPU_FULL=1 (make test-full): the CPU rehearsal compiles 10 modules")
+@pytest.mark.sweep("gpu")  # the CPU rehearsal compiles 10 modules
 def test_cpu_rehearsal(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "bench.gpu_run", "--cpu-rehearsal", "--repeats", "1", "--out", str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]

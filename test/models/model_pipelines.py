@@ -80,14 +80,6 @@ def count_conv_bwd(text: str) -> int:
     return sum(1 for line in text.splitlines() if f"= {CONV_BWD} " in line)
 
 
-def convopt_has(feature: str) -> bool:
-    """Whether convopt's --help or --list-passes mentions feature."""
-    try:
-        return feature in run([tool("convopt"), "--help"]) + run([tool("convopt"), "--list-passes"])
-    except (StepFailed, FileNotFoundError):
-        return False
-
-
 @dataclass
 class Lowered:
     """What a pipeline made: the module for iree-compile, its input type,

@@ -743,6 +743,8 @@ class ModelSpec:
     known_failures  pipeline (test_models.PIPELINES) -> why it cannot
               build this model: a bug outside convopt, with its reproducer;
               the test expects the failure (strict), so a fix shows
+    known_error  the text the failing command's stderr holds for each of
+              known_failures (another failure fails the test)
     """
 
     name: str
@@ -757,6 +759,7 @@ class ModelSpec:
     tolerance_reason: str = ""
     description: str = ""
     known_failures: tuple[tuple[str, str], ...] = ()
+    known_error: str = ""
 
     @property
     def file(self) -> str:
@@ -979,6 +982,7 @@ _register(ModelSpec(
     known_failures=tuple((p, "torch-mlir's lowering of the forward (3,1,1) stride (2,1,1) convolution (which IREE's torch input and "
                              "torch-mlir's linalg stage run) is invalid IR (repro/strided_kx1x1_forward_conv.mlir); "
                              "--lower-forward-convs builds it") for p in ("iree", "torch-mlir-stages", "one-command")),
+    known_error="inferred input/output operand #1",
 ))
 
 _register(ModelSpec(

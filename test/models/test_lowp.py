@@ -27,7 +27,7 @@ in the dtype (times EAGER_FACTOR).  Every error is printed (`-rP`): the
 worst, how many results are above SPEC's bound, and the same for IREE's own
 and for eager.  Integer results (num_batches_tracked) exactly.
 
-CONVOPT_GPU_FULL=1 (make test-full): every model in both dtypes, and each
+The "gpu" sweep (make test-full): every model in both dtypes, and each
 file is what generate.py makes now.  make test: none (the GPU builds of a
 bf16 step are in test/gpu's fast slice).
 """
@@ -37,7 +37,6 @@ from __future__ import annotations
 import functools
 import importlib.util
 import logging
-import os
 import time
 from pathlib import Path
 
@@ -49,9 +48,6 @@ from model_zoo import MODELS
 
 HERE = Path(__file__).resolve().parent
 LOWP = HERE.parents[1] / "bench" / "lowp"
-ALL = os.environ.get("CONVOPT_GPU_FULL") == "1"
-"""make test-full (CONVOPT_GPU_FULL=1, with test/gpu's every GPU build): 32 steps, each built twice
-(convopt's and IREE's own), ~30 min on 2 cores; CI's make test runs test/gpu's bf16 slice."""
 
 DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16}
 TOLERANCE = {"bf16": 5e-2, "f16": 2e-2}
@@ -94,8 +90,11 @@ def case(name: str, dtype: str) -> tuple[list[np.ndarray], list[np.ndarray], lis
     return [to_numpy(a) for a in args], [to_numpy(r) for r in ref], errors
 
 
-def cases() -> list[tuple[str, str]]:
-    return [(n, d) for n in MODELS for d in DTYPES] if ALL else []
+def cases() -> list:
+    """Every step, a case of the "gpu" sweep (make test-full, with test/gpu's
+    every GPU build): 32 steps, each built twice (convopt's and IREE's own),
+    ~30 min on 2 cores; make test runs test/gpu's bf16 slice."""
+    return [pytest.param(n, d, marks=pytest.mark.sweep("gpu")) for n in MODELS for d in DTYPES]
 
 
 @pytest.mark.parametrize(("name", "dtype"), cases())

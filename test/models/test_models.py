@@ -19,7 +19,8 @@ make test runs every model through the IREE recipe (the README's main one)
 and torch-mlir's stages and the one command on the models that exercise
 what sets them apart (a static graph, symbolic shapes, 1-D); the raw-graph
 check on all but the two largest graphs (their tracing takes longest).
-CONVOPT_MODELS=all (make test-full, CI) runs every model on every pipeline.
+--models=all (make test-full, CI) runs every model on every pipeline (the
+other cases are a sweep: test/conftest.py).
 """
 
 from __future__ import annotations
@@ -40,7 +41,6 @@ from model_zoo import MODELS
 
 HERE = Path(__file__).resolve().parent
 
-ALL = os.environ.get("CONVOPT_MODELS") == "all"
 FIRST_EIGHT = {"resnet18", "mobilenet_v2_slice", "unet", "audio_encoder", "video_block", "resnext_block", "dynamic_batch_cnn",
                "convnext_channels_last"}
 """The suite's first models; the families added later (issue 24's wider
@@ -58,16 +58,21 @@ FAST_MODELS = {
 """The models each pipeline (and the raw-graph check) runs on in make test."""
 
 
-def selected(name: str, pipeline: str) -> bool:
-    """make test: FAST_MODELS; CONVOPT_MODELS=all: every model, but the GPU
-    forms only on the models with a 2-D max pool they gather."""
-    if pipeline == "gpu-forward-convs":
-        return name in FAST_MODELS[pipeline] or (ALL and name in {"resnet18", "unet"})
-    return ALL or name in FAST_MODELS[pipeline]
+GPU_FORMS_MODELS = {"resnet18", "unet"}
+"""--models=all runs the GPU forms on these too: the models with a 2-D max pool they gather."""
 
 
-HAS_ONE_COMMAND = mp.convopt_has("--torch-mlir-stages")
-DROPS_SYMBOLIC_SHAPES = mp.convopt_has("convopt-drop-symbolic-shapes")
+def cases(pipeline: str) -> list[tuple[str, bool]]:
+    """(model, whether make test runs it) for each model `pipeline` runs on
+    under --models=all: every model, but the GPU forms only on GPU_FORMS_MODELS."""
+    every = FAST_MODELS[pipeline] | GPU_FORMS_MODELS if pipeline == "gpu-forward-convs" else set(MODELS)
+    return [(n, n in FAST_MODELS[pipeline]) for n in MODELS if n in every]
+
+
+def param(*values: str, fast: bool):
+    """A pytest case; beyond FAST_MODELS one of the "models" sweep (--models=all)."""
+    return pytest.param(*values, marks=() if fast else pytest.mark.sweep("models"))
+
 
 TORCH_LEFT = re.compile(r"!torch\.|\btorch\.(aten|prim|prims|constant|symbolic_int|bind_symbolic_shape)\b")
 STRING = re.compile(r'"(?:[^"\\]|\\.)*"')  # string literals (cf.assert messages name torch ops)
@@ -109,7 +114,7 @@ def vmfb_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 # torch 2.13's export deprecates a pytree spelling it uses itself (FutureWarning from copyreg).
 @pytest.mark.filterwarnings("ignore:`isinstance\\(treespec, LeafSpec\\)` is deprecated:FutureWarning")
-@pytest.mark.parametrize("name", [n for n in MODELS if selected(n, "raw")])
+@pytest.mark.parametrize("name", [param(n, fast=f) for n, f in cases("raw")])
 def test_raw_graph(name: str, caplog: pytest.LogCaptureFixture) -> None:
     """The checked-in file is what generate.py makes now, and it is the graph
     the spec describes."""
@@ -128,22 +133,11 @@ def test_raw_graph(name: str, caplog: pytest.LogCaptureFixture) -> None:
     assert results.count("!torch.vtensor") == len(spec.result_names())
 
 
-@pytest.mark.parametrize(("name", "pipeline"), [(n, p) for n in MODELS for p in mp.PIPELINES if selected(n, p)])
-def test_model(name: str, pipeline: str, tmp_path: Path, vmfb_cache: Path, request: pytest.FixtureRequest) -> None:
-    spec = MODELS[name]
-    if pipeline == "one-command" and not HAS_ONE_COMMAND:
-        pytest.skip("convopt has no --torch-mlir-stages yet")
-    if pipeline == "torch-mlir-stages" and spec.dynamic_batch and not DROPS_SYMBOLIC_SHAPES:
-        request.applymarker(pytest.mark.xfail(raises=mp.StepFailed, strict=True,
-                                              reason="torch-mlir's linalg stage cannot legalize torch.symbolic_int; convopt does not drop it yet"))
-    known = dict(spec.known_failures).get(pipeline)
-    if known:
-        request.applymarker(pytest.mark.xfail(raises=mp.StepFailed, strict=True, reason=known))
-    raw = HERE / spec.file
+def build(name: str, pipeline: str, tmp_path: Path, vmfb_cache: Path, times: dict[str, float]) -> Path:
+    """The model through the pipeline and iree-compile, checking what each
+    stage left; the module (a StepFailed where a command fails)."""
+    raw = HERE / MODELS[name].file
     n_conv = mp.count_conv_bwd(raw.read_text())
-    assert n_conv == spec.conv_count() > 0
-
-    times = {}
     t0 = time.perf_counter()
     lowered = mp.PIPELINES[pipeline](raw, tmp_path)
     times["lower"] = time.perf_counter() - t0
@@ -159,10 +153,27 @@ def test_model(name: str, pipeline: str, tmp_path: Path, vmfb_cache: Path, reque
     if lowered.input_type != "torch":
         m = TORCH_LEFT.search(STRING.sub('""', lowered.path.read_text()))
         assert m is None, f"{lowered.path}: torch dialect left after the linalg stage ({m.group(0) if m else ''})"
-
     t0 = time.perf_counter()
     vmfb, cached = mp.compile_vmfb(lowered, tmp_path, vmfb_cache)
     times["iree-compile (same module compiled before)" if cached else "iree-compile"] = time.perf_counter() - t0
+    return vmfb
+
+
+@pytest.mark.parametrize(("name", "pipeline"), [param(n, p, fast=f) for p in mp.PIPELINES for n, f in cases(p)])
+def test_model(name: str, pipeline: str, tmp_path: Path, vmfb_cache: Path) -> None:
+    spec = MODELS[name]
+    n_conv = mp.count_conv_bwd((HERE / spec.file).read_text())
+    assert n_conv == spec.conv_count() > 0
+    known = dict(spec.known_failures).get(pipeline)
+    times: dict[str, float] = {}
+    try:
+        vmfb = build(name, pipeline, tmp_path, vmfb_cache, times)
+    except mp.StepFailed as e:
+        if not known:
+            raise
+        assert spec.known_error in e.stderr, f"{name} / {pipeline} fails otherwise than model_zoo's known failure says ({spec.known_error!r}):\n{e}"
+        pytest.xfail(known)
+    assert not known, f"{name} / {pipeline} builds now: remove its known failure from model_zoo"
 
     args, ref, eager_error = case(name)
     t0 = time.perf_counter()
@@ -205,7 +216,7 @@ def convopt_run_matches(name: str, lowered: mp.Lowered, tmp_path: Path) -> None:
     assert out.startswith(f"convopt-run: {len(ref)} results match {reference}"), out
 
 
-@pytest.mark.parametrize("name", [n for n in MODELS if selected(n, "convopt-run-iree")])
+@pytest.mark.parametrize("name", [param(n, fast=f) for n, f in cases("convopt-run-iree")])
 def test_convopt_run_checks_the_iree_route(name: str, tmp_path: Path) -> None:
     """convopt-run --compare on the IREE recipe's module (linalg and the torch
     ops IREE's torch input takes: batch norm's, relu, gelu, sigmoid, tanh, mm,
@@ -214,14 +225,14 @@ def test_convopt_run_checks_the_iree_route(name: str, tmp_path: Path) -> None:
     convopt_run_matches(name, mp.iree_forward_convs(HERE / MODELS[name].file, tmp_path), tmp_path)
 
 
-@pytest.mark.parametrize("name", [n for n in MODELS if selected(n, "convopt-run")])
+@pytest.mark.parametrize("name", [param(n, fast=f) for n, f in cases("convopt-run")])
 def test_convopt_run_checks_the_whole_step(name: str, tmp_path: Path) -> None:
     """convopt-run --compare on the one command's pure linalg: the reference
     interpreter runs the whole training step (pooling, tensor.concat,
     tm_tensor.scatter, cf.assert, affine.apply, dense_resource constants:
     what torch-mlir's linalg stage emits for the suite) and matches PyTorch
     within the model's tolerance.  make test runs the models that need each
-    of those; CONVOPT_MODELS=all every model (one to six seconds of
+    of those; --models=all every model (one to six seconds of
     interpreting each).  Where torch-mlir's linalg stage cannot take the
     model's forward convolutions (its one-command known failure), convopt
     lowers them first, as the known failure says."""

@@ -5,7 +5,6 @@ sizes only."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 import pytest
@@ -199,8 +198,22 @@ def test_dense_channels_last_only_with_whole_vector_lanes(cin, considered):
 
 
 @pytest.mark.parametrize("field", [*FIELDS, "build", "peel_build"])
-def test_cpu_costs_are_the_classes_geometric_mean(field):
-    assert getattr(CPU_COSTS, field) == pytest.approx(math.sqrt(getattr(AVX512_COSTS, field) * getattr(AVX2_COSTS, field)))
+def test_cpu_costs_lie_between_the_classes(field):
+    low, high = sorted((getattr(AVX512_COSTS, field), getattr(AVX2_COSTS, field)))
+    assert low <= getattr(CPU_COSTS, field) <= high
+
+
+def test_cpu_costs_of_the_units_the_classes_disagree_on():
+    """Geometric means worked out by hand from the classes' fitted costs
+    (named: 0.007548 and 0.06871 ns, a 9.1x gap; matmul 0.01691 and
+    0.02344), and what they decide: the dense 3x3 scatter whose
+    conv_2d_nhwc_hwcf is 9.4x faster than col2im on AVX-512 and 2.96x slower
+    on AVX2 takes the named form on `cpu` (the larger ratio wins)."""
+    assert CPU_COSTS.named == pytest.approx(0.022773, rel=1e-4)
+    assert CPU_COSTS.matmul == pytest.approx(0.019909, rel=1e-4)
+    assert CPU_COSTS.build == 1200.0
+    dense = [Rel(S=1, D=1, P=1, K=3, Ns=28, Nb=28)] * 2
+    assert registry.choose(request(Kind.SCATTER, 2, 1, 128, 128, dense, device=Device.CPU)).form.name == "named"
 
 
 def test_measured_choices_per_class():

@@ -13,19 +13,17 @@ from pathlib import Path
 from typing import Any, Union
 
 import pytest
+import pytest_lsp
+from lsprotocol import types
+from pygls.protocol import default_converter
+from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-pytest_lsp = pytest.importorskip("pytest_lsp")
-
-from lsprotocol import types  # noqa: E402
-from pygls.protocol import default_converter  # noqa: E402
-from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
-from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features  # noqa: E402
-
-from convopt.diagnostics import ConvoptError  # noqa: E402
-from convopt.driver import Options, run_text  # noqa: E402
-from convopt.lowering.choices import Target  # noqa: E402
-from convopt.pass_options import DecomposeOptions  # noqa: E402
-from convopt.pipelines import PipelineOptions, default_pipeline  # noqa: E402
+from convopt.diagnostics import ConvoptError
+from convopt.driver import Options, run_text
+from convopt.lowering.choices import Target
+from convopt.pass_options import DecomposeOptions
+from convopt.pipelines import PipelineOptions, default_pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
 PATH = str(ROOT / "test" / "unit" / "lsp-doc.mlir")  # never written: the document lives in the editor
