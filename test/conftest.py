@@ -56,6 +56,7 @@ IREE_TESTS: dict[str, tuple[str, ...]] = {
     "gpu/test_gpu_run.py": ("test_cpu_rehearsal",),
     "gpu/test_mma.py": ("test_iree_dump",),
     "dynamo/test_backend.py": ("test_an_op_nobody_lowers_runs_in_eager_after_one_warning", "test_fallback_false_is_a_clear_error",
+                               "test_both_cpu_drivers_compute_the_same_bits",
                                "test_a_second_backend_instance_compiles_nothing", "test_a_frozen_layer_gets_no_gradient",
                                "test_registered_by_entry_point_and_by_hand", "test_a_result_that_is_an_argument_does_not_alias_it",
                                "test_local_sync_runs_in_the_calling_thread", "test_a_module_failing_at_run_time_falls_back_once"),

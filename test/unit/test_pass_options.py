@@ -103,7 +103,7 @@ def test_one_list_per_choice():
 
 
 def test_a_form_registered_later_is_a_choice_everywhere(monkeypatch):
-    monkeypatch.setitem(registry._FORMS, "late", None)
+    monkeypatch.setitem(registry._FORMS, "late", registry.form("generic")._replace(name="late"))
     assert KernelOptions(conv_form="late").conv_form == "late"
     assert api.options_record("lower", {"conv_form": "late"}, api.KEYWORDS).kernel.conv_form == "late"
     assert "late" in next(p for p in cli.main.params if p.name == "conv_form").type.choices
