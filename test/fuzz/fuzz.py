@@ -558,104 +558,142 @@ def _worker(conn, seeds: list[Seed], seed: int, indices: list[int]) -> None:
     conn.close()
 
 
-def run_campaign(seed: int, count: int, start: int = 0, jobs: int = 1, save: bool = True, log=None, seeds: Optional[list[Seed]] = None,
-                 max_saved_per_signature: int = 2) -> Summary:
-    """Run inputs start..start+count-1 of `seed` in `jobs` forked workers."""
-    import multiprocessing as mp
-    from multiprocessing.connection import wait
+@dataclass
+class _Job:
+    """A forked worker running one job's inputs, as the parent sees it."""
 
-    seeds = seeds if seeds is not None else load_seeds()
-    ctx = mp.get_context("fork")
-    summary = Summary(seed)
-    t0 = time.perf_counter()
-    pending = {j: [i for i in range(start, start + count) if (i - start) % jobs == j] for j in range(jobs)}
-    workers: dict[Any, dict] = {}
-    signatures: Counter = Counter()
+    job: int
+    proc: Any
+    current: Optional[int] = None  # the input it runs now
+    deadline: float = 0.0  # when the watchdog kills it
+    bound: float = 600.0
+    oracle: Optional[int] = None  # the input whose output torch-mlir parses now
 
-    def spawn(j: int) -> None:
-        if not pending[j]:
+
+class Campaign:
+    """The parent side of run_campaign: the forked workers (one per job,
+    restarted after a crash), the watchdog, and the Summary they fill."""
+
+    def __init__(self, seeds: list[Seed], seed: int, indices: range, jobs: int, save: bool, max_saved_per_signature: int) -> None:
+        import multiprocessing as mp
+
+        self.seeds, self.seed, self.save, self.max_saved = seeds, seed, save, max_saved_per_signature
+        self.ctx = mp.get_context("fork")
+        self.summary = Summary(seed)
+        self.pending = {j: [i for i in indices if (i - indices.start) % jobs == j] for j in range(jobs)}
+        self.workers: dict[Any, _Job] = {}
+        self.signatures: Counter = Counter()
+        self.done = 0
+        self.handlers = {"oracle": self._on_oracle, "start": self._on_start, "done": self._on_done, "exit": self._on_exit, "died": self._on_exit}
+
+    def spawn(self, j: int) -> None:
+        if not self.pending[j]:
             return
-        parent, child = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_worker, args=(child, seeds, seed, list(pending[j])), daemon=True)
+        parent, child = self.ctx.Pipe(duplex=False)
+        proc = self.ctx.Process(target=_worker, args=(child, self.seeds, self.seed, list(self.pending[j])), daemon=True)
         proc.start()
         child.close()
-        workers[parent] = {"job": j, "proc": proc, "current": None, "deadline": time.monotonic() + 600, "bound": 600.0}
+        self.workers[parent] = _Job(j, proc, deadline=time.monotonic() + 600)
 
-    def record(case: Case, status: str, elapsed: float, bound: float, detail: str) -> None:
+    def record(self, case: Case, status: str, elapsed: float, bound: float, detail: str) -> None:
+        summary = self.summary
         summary.add(case, Result(status, elapsed, detail), bound)
         if status == "accepts_invalid":
             summary.invalid_kinds[_normalize(detail)] += 1
-        if status in FAILURES:
-            first = (detail or "").strip().split("\n")[-1][:200] if status == "traceback" else (detail or "").split("\n")[0][:200]
-            summary.failures.append((status, case.index, case.mode, case.seed_file, first))
-            bug = known_bug(detail)
-            if bug is not None:
-                summary.known[bug] += 1
-            else:
-                summary.unexpected.append((status, case.index, case.mode, case.seed_file, first))
-            sig = status + ":" + _signature(detail)
-            signatures[sig] += 1
-            if save and signatures[sig] <= max_saved_per_signature and bug is None:
-                summary.saved.append(save_crash(case, status, detail))
+        if status not in FAILURES:
+            return
+        first = (detail or "").strip().split("\n")[-1][:200] if status == "traceback" else (detail or "").split("\n")[0][:200]
+        summary.failures.append((status, case.index, case.mode, case.seed_file, first))
+        bug = known_bug(detail)
+        if bug is not None:
+            summary.known[bug] += 1
+        else:
+            summary.unexpected.append((status, case.index, case.mode, case.seed_file, first))
+        sig = status + ":" + _signature(detail)
+        self.signatures[sig] += 1
+        if self.save and self.signatures[sig] <= self.max_saved and bug is None:
+            summary.saved.append(save_crash(case, status, detail))
 
-    for j in range(jobs):
-        spawn(j)
-    done_count = 0
-    last_progress = time.monotonic()
-    while workers:
-        ready = wait(list(workers), timeout=1.0)
-        now = time.monotonic()
-        for conn in ready:
-            w = workers[conn]
-            try:
-                msg = conn.recv()
-            except (EOFError, OSError):
-                msg = ("died",)
-            if msg[0] == "oracle":
-                w["oracle"] = msg[1]
-            elif msg[0] == "start":
-                w["current"], w["bound"], w["oracle"] = msg[1], msg[2], None
-                w["deadline"] = now + msg[2] + WATCHDOG_GRACE  # SIGALRM fires at the bound; the watchdog only for a stuck C call
-            elif msg[0] == "done":
-                _, i, bound, status, elapsed, detail, text, data = msg
-                case = make_case(seeds, seed, i) if status != "fuzzer_error" else Case(seed, i, "?", "?", "", [])
-                if text is not None:
-                    case.text, case.data = text, data
-                record(case, status, elapsed, bound, detail or "")
-                pending[w["job"]].remove(i)
-                w["current"] = None
-                done_count += 1
-            elif msg[0] in ("exit", "died"):
-                w["proc"].join(timeout=5)
-                del workers[conn]
-                j = w["job"]
-                if msg[0] == "died" and w["current"] is not None:  # crashed hard (segfault, OOM kill) on this input
-                    i = w["current"]
-                    if w.get("oracle") == i:  # inside torch-mlir, parsing what convopt accepted and printed
-                        record(make_case(seeds, seed, i), "accepts_invalid", 0.0, w["bound"],
-                               f"torch-mlir crashed (exit code {w['proc'].exitcode}) on convopt's output")
-                    else:
-                        record(make_case(seeds, seed, i), "traceback", 0.0, w["bound"], f"worker died (exit code {w['proc'].exitcode})")
-                    pending[j].remove(i)
-                elif msg[0] == "died" and pending[j]:  # died between inputs: blame the next one, so that the campaign moves on
-                    i = pending[j].pop(0)
-                    record(Case(seed, i, "?", "?", "", []), "fuzzer_error", 0.0, MIN_BOUND, f"worker died before input {i} (exit code {w['proc'].exitcode})")
-                if pending[j]:
-                    spawn(j)
-        for conn, w in list(workers.items()):
-            if w["current"] is not None and now > w["deadline"]:  # stuck where SIGALRM cannot interrupt
-                w["proc"].kill()
-                w["proc"].join(timeout=5)
-                del workers[conn]
-                i = w["current"]
-                record(make_case(seeds, seed, i), "hang", now - w["deadline"] + w["bound"] + WATCHDOG_GRACE, w["bound"], "killed by the watchdog")
-                pending[w["job"]].remove(i)
-                spawn(w["job"])
-        if log is not None and now - last_progress > 30:
-            last_progress = now
-            log(f"  ... {done_count}/{count} inputs, {summary.failed} failures, {time.perf_counter() - t0:.0f} s")
-    summary.elapsed = time.perf_counter() - t0
-    return summary
+    def receive(self, conn, now: float) -> None:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            msg = ("died",)
+        self.handlers[msg[0]](conn, self.workers[conn], msg, now)
+
+    def _on_oracle(self, conn, w: _Job, msg: tuple, now: float) -> None:
+        w.oracle = msg[1]
+
+    def _on_start(self, conn, w: _Job, msg: tuple, now: float) -> None:
+        w.current, w.bound, w.oracle = msg[1], msg[2], None
+        w.deadline = now + msg[2] + WATCHDOG_GRACE  # SIGALRM fires at the bound; the watchdog only for a stuck C call
+
+    def _on_done(self, conn, w: _Job, msg: tuple, now: float) -> None:
+        _, i, bound, status, elapsed, detail, text, data = msg
+        case = make_case(self.seeds, self.seed, i) if status != "fuzzer_error" else Case(self.seed, i, "?", "?", "", [])
+        if text is not None:
+            case.text, case.data = text, data
+        self.record(case, status, elapsed, bound, detail or "")
+        self.pending[w.job].remove(i)
+        w.current = None
+        self.done += 1
+
+    def _on_exit(self, conn, w: _Job, msg: tuple, now: float) -> None:
+        w.proc.join(timeout=5)
+        del self.workers[conn]
+        j = w.job
+        if msg[0] == "died" and w.current is not None:  # crashed hard (segfault, OOM kill) on this input
+            i = w.current
+            if w.oracle == i:  # inside torch-mlir, parsing what convopt accepted and printed
+                self.record(make_case(self.seeds, self.seed, i), "accepts_invalid", 0.0, w.bound,
+                            f"torch-mlir crashed (exit code {w.proc.exitcode}) on convopt's output")
+            else:
+                self.record(make_case(self.seeds, self.seed, i), "traceback", 0.0, w.bound, f"worker died (exit code {w.proc.exitcode})")
+            self.pending[j].remove(i)
+        elif msg[0] == "died" and self.pending[j]:  # died between inputs: blame the next one, so that the campaign moves on
+            i = self.pending[j].pop(0)
+            self.record(Case(self.seed, i, "?", "?", "", []), "fuzzer_error", 0.0, MIN_BOUND,
+                        f"worker died before input {i} (exit code {w.proc.exitcode})")
+        if self.pending[j]:
+            self.spawn(j)
+
+    def watchdog(self, now: float) -> None:
+        """Kill (and restart after its input) a worker stuck where SIGALRM cannot interrupt."""
+        for conn, w in list(self.workers.items()):
+            if w.current is not None and now > w.deadline:
+                w.proc.kill()
+                w.proc.join(timeout=5)
+                del self.workers[conn]
+                i = w.current
+                self.record(make_case(self.seeds, self.seed, i), "hang", now - w.deadline + w.bound + WATCHDOG_GRACE, w.bound, "killed by the watchdog")
+                self.pending[w.job].remove(i)
+                self.spawn(w.job)
+
+    def run(self, count: int, log=None) -> Summary:
+        from multiprocessing.connection import wait
+
+        t0 = time.perf_counter()
+        for j in self.pending:
+            self.spawn(j)
+        last_progress = time.monotonic()
+        while self.workers:
+            ready = wait(list(self.workers), timeout=1.0)
+            now = time.monotonic()
+            for conn in ready:
+                self.receive(conn, now)
+            self.watchdog(now)
+            if log is not None and now - last_progress > 30:
+                last_progress = now
+                log(f"  ... {self.done}/{count} inputs, {self.summary.failed} failures, {time.perf_counter() - t0:.0f} s")
+        self.summary.elapsed = time.perf_counter() - t0
+        return self.summary
+
+
+def run_campaign(seed: int, count: int, start: int = 0, jobs: int = 1, save: bool = True, log=None, seeds: Optional[list[Seed]] = None,
+                 max_saved_per_signature: int = 2) -> Summary:
+    """Run inputs start..start+count-1 of `seed` in `jobs` forked workers."""
+    seeds = seeds if seeds is not None else load_seeds()
+    return Campaign(seeds, seed, range(start, start + count), jobs, save, max_saved_per_signature).run(count, log)
 
 
 def _normalize(message: str) -> str:
