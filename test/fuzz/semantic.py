@@ -340,151 +340,186 @@ def _work(cfg: harness.Config) -> int:
 
 # --- broken variants -------------------------------------------------------------------------------------
 
-BROKEN_KINDS = (
-    "go_spatial", "go_channels", "go_batch", "go_rank", "x_channels", "w_rank", "outpad_ge", "outpad_nontransposed", "bias_sizes",
-    "result_type", "result_dtype", "bias_result_type", "groups_not_dividing", "stride_nonpositive", "dilation_nonpositive", "groups_nonpositive",
-    "padding_negative", "list_length", "list_length_one", "dtype_mismatch", "empty_output", "mask_none", "int_dtype", "kernel_zero",
-    "outpad_negative", "zero_size",
-)
+@dataclass(frozen=True)
+class Breaking:
+    """What a breaker (BREAKERS) starts from: the valid configuration, its
+    call, the rng that draws how to break it, and the spatial dim i to break."""
 
+    rng: random.Random
+    cfg: harness.Config
+    call: Call
+    i: int
 
-def broken_variant(rng: random.Random, index: int, kind: Optional[str] = None) -> tuple[str, Call]:
-    """A variant of a random valid configuration (static shapes, so that
-    convopt can see what is wrong) broken in one way."""
-    cfg = random_config(rng, index)
-    cfg = replace(cfg, dynamic=(), output_padding=cfg.out_padding)
-    call = replace(Call.from_config(cfg), name=f"broken_{index}")
-    kind = kind or rng.choice(BROKEN_KINDS)
-    nd = cfg.rank
-    i = rng.randrange(nd)
+    @property
+    def nd(self) -> int:
+        return self.cfg.rank
 
-    def bump(shape: tuple[int, ...], pos: int, delta: Optional[int] = None) -> tuple[int, ...]:
-        d = delta if delta is not None else rng.choice([-1, 1, 2])
+    def bump(self, shape: tuple[int, ...], pos: int, delta: Optional[int] = None) -> tuple[int, ...]:
+        """shape with shape[pos] moved by delta (drawn if None), kept at least 1 (else grown by 1)."""
+        d = delta if delta is not None else self.rng.choice([-1, 1, 2])
         s = list(shape)
         s[pos] = max(1, s[pos] + d) if s[pos] + d >= 1 else s[pos] + 1
         return tuple(s)
 
-    if kind == "go_spatial":
-        call = replace(call, go=bump(call.go, 2 + i))
-    elif kind == "go_channels":
-        call = replace(call, go=bump(call.go, 1, rng.choice([1, 2])))
-    elif kind == "go_batch":
-        call = replace(call, go=bump(call.go, 0, 1))
-    elif kind == "go_rank":
-        call = replace(call, go=call.go + (1,) if rng.random() < 0.5 else call.go[:-1])
-    elif kind == "x_channels":
-        call = replace(call, x=bump(call.x, 1, rng.choice([1, 2])))
-    elif kind == "w_rank":
-        call = replace(call, w=call.w + (1,) if rng.random() < 0.5 else call.w[:-1])
-    elif kind == "outpad_ge":
-        # output_padding >= max(stride, dilation) on a transposed convolution; grad_output sized for it
-        t = replace(cfg, transposed=True, cout=cfg.cout, output_padding=tuple(max(s, d) + rng.choice([0, 0, 1]) if j == i else 0
-                                                                             for j, (s, d) in enumerate(zip(cfg.stride, cfg.dilation))))
-        call = replace(Call.from_config(t), name=call.name)
-    elif kind == "outpad_nontransposed":
-        r = replace(cfg, transposed=False, output_padding=())
-        if not r.valid():
-            r = replace(r, padding=tuple(d * (k - 1) for d, k in zip(r.dilation, r.kernel)))
-        call = replace(Call.from_config(r), name=call.name)
-        op = [0] * nd
-        op[i] = rng.choice([1, 1, 2])
-        call = replace(call, output_padding=tuple(op))
-    elif kind == "bias_sizes":
-        cout = call.go[1]
-        call = replace(call, bias_sizes=rng.choice([(cout + 1,), (cout, 1), (), (max(1, cout - 1),), (0,)]))
-    elif kind == "result_type":
-        j = rng.choice([0, 1])
-        wrong = list(call.x if j == 0 else call.w)
-        wrong[rng.randrange(len(wrong))] += 1
-        call = replace(call, mask=tuple(m or k == j for k, m in enumerate(call.mask)))
-        res = list(call.declared_results())
-        res[j] = call._vt(wrong, call.dtypes[0], ())
-        call = replace(call, result_types=tuple(res))
-    elif kind == "result_dtype":
-        j = rng.choice([0, 1, 2])
-        call = replace(call, mask=tuple(m or k == j for k, m in enumerate(call.mask)))
-        res = list(call.declared_results())
-        other = rng.choice([d for d in ("f16", "bf16", "f32", "f64", "si64") if d != call.dtypes[0]])
-        res[j] = res[j].rsplit(",", 1)[0] + f",{other}>"
-        call = replace(call, result_types=tuple(res))
-    elif kind == "bias_result_type":
-        call = replace(call, mask=(call.mask[0], call.mask[1], True))
-        res = list(call.declared_results())
-        cout = call.go[1]
-        res[2] = rng.choice([f"!torch.vtensor<[{cout + 1}],{call.dtypes[0]}>", f"!torch.vtensor<[{cout},1],{call.dtypes[0]}>",
-                             f"!torch.vtensor<[],{call.dtypes[0]}>", call.types()[1]])
-        call = replace(call, result_types=tuple(res))
-    elif kind == "groups_not_dividing":
-        g = call.groups + rng.choice([1, 2])
-        call = replace(call, groups=g)
-    elif kind == "stride_nonpositive":
-        call = replace(call, stride=_set(call.stride, i, rng.choice([0, -1, -2])))
-    elif kind == "dilation_nonpositive":
-        call = replace(call, dilation=_set(call.dilation, i, rng.choice([0, -1])))
-    elif kind == "groups_nonpositive":
-        call = replace(call, groups=rng.choice([0, -1, -call.groups]))
-    elif kind == "padding_negative":
-        call = replace(call, padding=_set(call.padding, i, rng.choice([-1, -2])))
-    elif kind == "outpad_negative":
-        call = replace(call, output_padding=_set(call.output_padding, i, -1))
-    elif kind == "list_length":
-        which = rng.choice(["stride", "padding", "dilation", "output_padding"])
-        vals = getattr(call, which)
-        vals = vals + (vals[0],) if rng.random() < 0.5 or nd == 1 else vals[:-1]
-        if nd == 2 and len(vals) == 1:
-            vals = vals + (vals[0], vals[0])
-        call = replace(call, **{which: vals})
-    elif kind == "list_length_one":  # one value for every dim: PyTorch expands it
-        which = rng.choice(["stride", "padding", "dilation"])
-        r = replace(cfg, **{which: (getattr(cfg, which)[0],) * nd})
-        r = replace(r, output_padding=tuple(min(o, max(s, d) - 1) for o, s, d in zip(r.out_padding, r.stride, r.dilation)))
-        if not r.valid():
-            r = cfg
-            which = "none"
-        call = replace(Call.from_config(r), name=call.name)
-        if which != "none":
-            call = replace(call, **{which: (getattr(r, which)[0],)})
-    elif kind == "dtype_mismatch":
-        j = rng.randrange(3)
-        other = rng.choice([d for d in ("f16", "bf16", "f32", "f64") if d != call.dtypes[j]])
-        call = replace(call, dtypes=tuple(other if k == j else d for k, d in enumerate(call.dtypes)))
-    elif kind == "int_dtype":
-        call = replace(call, dtypes=("si64",) * 3)
-    elif kind == "empty_output":
-        # an input too small for the kernel: the forward output would be empty
-        k = max(2, cfg.kernel[i])
-        w = list(call.w)
-        w[2 + i] = k
-        x = list(call.x)
-        x[2 + i] = 1
-        go = list(call.go)
-        go[2 + i] = 0
-        call = replace(call, transposed=False, output_padding=(0,) * nd, w=tuple(w) if not cfg.transposed else (call.go[1], call.x[1] // call.groups, *w[2:]),
-                       x=tuple(x), go=tuple(go), padding=_set(call.padding, i, 0), dilation=_set(call.dilation, i, 1))
-        if cfg.transposed:
-            w2 = list(call.w)
-            w2[2 + i] = k
-            call = replace(call, w=tuple(w2))
-    elif kind == "mask_none":
-        call = replace(call, mask=(False, False, False))
-    elif kind == "kernel_zero":
-        call = replace(call, w=_set(call.w, 2 + i, 0))
-    elif kind == "zero_size":  # an empty batch, input or output channels, spatial size (static)
-        which = rng.choice(["batch", "cin", "cout", "spatial", "batch_spatial"])
-        if which == "batch":
-            call = replace(call, go=_set(call.go, 0, 0), x=_set(call.x, 0, 0))
-        elif which in ("spatial", "batch_spatial"):  # grad_output's size follows (0 if negative)
-            k, s, p, d = call.w[2 + i], call.stride[i], call.padding[i], call.dilation[i]
-            out = -s - 2 * p + d * (k - 1) + call.output_padding[i] + 1 if call.transposed else (2 * p - d * (k - 1) - 1) // s + 1
-            call = replace(call, x=_set(call.x, 2 + i, 0), go=_set(call.go, 2 + i, max(out, 0)))
-            if which == "batch_spatial":
-                call = replace(call, go=_set(call.go, 0, 0), x=_set(call.x, 0, 0))
-        elif which == "cin":
-            call = replace(call, x=_set(call.x, 1, 0), w=_set(call.w, 0 if call.transposed else 1, 0))
-        else:
-            call = replace(call, go=_set(call.go, 1, 0), w=_set(call.w, 1 if call.transposed else 0, 0),
-                           bias_sizes=(0,) if call.bias_sizes is not None else None)
-    return kind, call
+    def remade(self, cfg: harness.Config) -> Call:
+        """The call of another configuration, under this call's name."""
+        return replace(Call.from_config(cfg), name=self.call.name)
+
+    def asking(self, j: int) -> Call:
+        """The call with result j asked for too."""
+        return replace(self.call, mask=tuple(m or k == j for k, m in enumerate(self.call.mask)))
+
+
+def _outpad_ge(b: Breaking) -> Call:
+    """output_padding >= max(stride, dilation) on a transposed convolution; grad_output sized for it."""
+    cfg = b.cfg
+    output_padding = tuple(max(s, d) + b.rng.choice([0, 0, 1]) if j == b.i else 0 for j, (s, d) in enumerate(zip(cfg.stride, cfg.dilation)))
+    return b.remade(replace(cfg, transposed=True, output_padding=output_padding))
+
+
+def _outpad_nontransposed(b: Breaking) -> Call:
+    r = replace(b.cfg, transposed=False, output_padding=())
+    if not r.valid():
+        r = replace(r, padding=tuple(d * (k - 1) for d, k in zip(r.dilation, r.kernel)))
+    op = [0] * b.nd
+    op[b.i] = b.rng.choice([1, 1, 2])
+    return replace(b.remade(r), output_padding=tuple(op))
+
+
+def _bias_sizes(b: Breaking) -> Call:
+    cout = b.call.go[1]
+    return replace(b.call, bias_sizes=b.rng.choice([(cout + 1,), (cout, 1), (), (max(1, cout - 1),), (0,)]))
+
+
+def _result_type(b: Breaking) -> Call:
+    """A wrong size in grad_input's or grad_weight's declared type."""
+    j = b.rng.choice([0, 1])
+    wrong = list(b.call.x if j == 0 else b.call.w)
+    wrong[b.rng.randrange(len(wrong))] += 1
+    call = b.asking(j)
+    res = list(call.declared_results())
+    res[j] = call._vt(wrong, call.dtypes[0], ())
+    return replace(call, result_types=tuple(res))
+
+
+def _result_dtype(b: Breaking) -> Call:
+    j = b.rng.choice([0, 1, 2])
+    call = b.asking(j)
+    res = list(call.declared_results())
+    other = b.rng.choice([d for d in ("f16", "bf16", "f32", "f64", "si64") if d != call.dtypes[0]])
+    res[j] = res[j].rsplit(",", 1)[0] + f",{other}>"
+    return replace(call, result_types=tuple(res))
+
+
+def _bias_result_type(b: Breaking) -> Call:
+    call = replace(b.call, mask=(b.call.mask[0], b.call.mask[1], True))
+    res = list(call.declared_results())
+    cout, dtype = call.go[1], call.dtypes[0]
+    res[2] = b.rng.choice([f"!torch.vtensor<[{cout + 1}],{dtype}>", f"!torch.vtensor<[{cout},1],{dtype}>", f"!torch.vtensor<[],{dtype}>", call.types()[1]])
+    return replace(call, result_types=tuple(res))
+
+
+def _list_length(b: Breaking) -> Call:
+    which = b.rng.choice(["stride", "padding", "dilation", "output_padding"])
+    vals = getattr(b.call, which)
+    vals = vals + (vals[0],) if b.rng.random() < 0.5 or b.nd == 1 else vals[:-1]
+    if b.nd == 2 and len(vals) == 1:
+        vals = vals + (vals[0], vals[0])
+    return replace(b.call, **{which: vals})
+
+
+def _list_length_one(b: Breaking) -> Call:
+    """One value for every dim: PyTorch expands it."""
+    which = b.rng.choice(["stride", "padding", "dilation"])
+    r = replace(b.cfg, **{which: (getattr(b.cfg, which)[0],) * b.nd})
+    r = replace(r, output_padding=tuple(min(o, max(s, d) - 1) for o, s, d in zip(r.out_padding, r.stride, r.dilation)))
+    if not r.valid():
+        return b.remade(b.cfg)
+    return replace(b.remade(r), **{which: (getattr(r, which)[0],)})
+
+
+def _dtype_mismatch(b: Breaking) -> Call:
+    j = b.rng.randrange(3)
+    other = b.rng.choice([d for d in ("f16", "bf16", "f32", "f64") if d != b.call.dtypes[j]])
+    return replace(b.call, dtypes=tuple(other if k == j else d for k, d in enumerate(b.call.dtypes)))
+
+
+def _empty_output(b: Breaking) -> Call:
+    """An input too small for the kernel: the forward output would be empty."""
+    call, cfg, i = b.call, b.cfg, b.i
+    k = max(2, cfg.kernel[i])
+    w = _set(call.w, 2 + i, k)
+    if cfg.transposed:
+        w = (call.go[1], call.x[1] // call.groups, *w[2:])
+    return replace(call, transposed=False, output_padding=(0,) * b.nd, w=w, x=_set(call.x, 2 + i, 1), go=_set(call.go, 2 + i, 0),
+                   padding=_set(call.padding, i, 0), dilation=_set(call.dilation, i, 1))
+
+
+def _zero_size(b: Breaking) -> Call:
+    """An empty batch, input or output channels, spatial size (static)."""
+    which = b.rng.choice(["batch", "cin", "cout", "spatial", "batch_spatial"])
+    call = b.call
+    if which in ("spatial", "batch_spatial"):
+        call = _zero_spatial(call, b.i)
+    if which in ("batch", "batch_spatial"):
+        return replace(call, go=_set(call.go, 0, 0), x=_set(call.x, 0, 0))
+    if which == "cin":
+        return replace(call, x=_set(call.x, 1, 0), w=_set(call.w, 0 if call.transposed else 1, 0))
+    if which == "cout":
+        return replace(call, go=_set(call.go, 1, 0), w=_set(call.w, 1 if call.transposed else 0, 0), bias_sizes=(0,) if call.bias_sizes is not None else None)
+    return call
+
+
+def _zero_spatial(call: Call, i: int) -> Call:
+    """The input's spatial dim i empty; grad_output's size follows (0 if negative):
+    transposed  -s - 2p + d(k-1) + output_padding + 1
+    regular     (2p - d(k-1) - 1) // s + 1"""
+    k, s, p, d = call.w[2 + i], call.stride[i], call.padding[i], call.dilation[i]
+    out = -s - 2 * p + d * (k - 1) + call.output_padding[i] + 1 if call.transposed else (2 * p - d * (k - 1) - 1) // s + 1
+    return replace(call, x=_set(call.x, 2 + i, 0), go=_set(call.go, 2 + i, max(out, 0)))
+
+
+BREAKERS: dict[str, Callable[[Breaking], Call]] = {
+    "go_spatial": lambda b: replace(b.call, go=b.bump(b.call.go, 2 + b.i)),
+    "go_channels": lambda b: replace(b.call, go=b.bump(b.call.go, 1, b.rng.choice([1, 2]))),
+    "go_batch": lambda b: replace(b.call, go=b.bump(b.call.go, 0, 1)),
+    "go_rank": lambda b: replace(b.call, go=b.call.go + (1,) if b.rng.random() < 0.5 else b.call.go[:-1]),
+    "x_channels": lambda b: replace(b.call, x=b.bump(b.call.x, 1, b.rng.choice([1, 2]))),
+    "w_rank": lambda b: replace(b.call, w=b.call.w + (1,) if b.rng.random() < 0.5 else b.call.w[:-1]),
+    "outpad_ge": _outpad_ge,
+    "outpad_nontransposed": _outpad_nontransposed,
+    "bias_sizes": _bias_sizes,
+    "result_type": _result_type,
+    "result_dtype": _result_dtype,
+    "bias_result_type": _bias_result_type,
+    "groups_not_dividing": lambda b: replace(b.call, groups=b.call.groups + b.rng.choice([1, 2])),
+    "stride_nonpositive": lambda b: replace(b.call, stride=_set(b.call.stride, b.i, b.rng.choice([0, -1, -2]))),
+    "dilation_nonpositive": lambda b: replace(b.call, dilation=_set(b.call.dilation, b.i, b.rng.choice([0, -1]))),
+    "groups_nonpositive": lambda b: replace(b.call, groups=b.rng.choice([0, -1, -b.call.groups])),
+    "padding_negative": lambda b: replace(b.call, padding=_set(b.call.padding, b.i, b.rng.choice([-1, -2]))),
+    "list_length": _list_length,
+    "list_length_one": _list_length_one,
+    "dtype_mismatch": _dtype_mismatch,
+    "empty_output": _empty_output,
+    "mask_none": lambda b: replace(b.call, mask=(False, False, False)),
+    "int_dtype": lambda b: replace(b.call, dtypes=("si64",) * 3),
+    "kernel_zero": lambda b: replace(b.call, w=_set(b.call.w, 2 + b.i, 0)),
+    "outpad_negative": lambda b: replace(b.call, output_padding=_set(b.call.output_padding, b.i, -1)),
+    "zero_size": _zero_size,
+}
+"""Broken kind -> how to break a valid call that way."""
+BROKEN_KINDS = tuple(BREAKERS)
+"""What rng.choice draws from: a seed's variants follow BREAKERS' order."""
+
+
+def broken_variant(rng: random.Random, index: int, kind: Optional[str] = None) -> tuple[str, Call]:
+    """A variant of a random valid configuration (static shapes, so that
+    convopt can see what is wrong) broken in one way (BREAKERS)."""
+    cfg = random_config(rng, index)
+    cfg = replace(cfg, dynamic=(), output_padding=cfg.out_padding)
+    call = replace(Call.from_config(cfg), name=f"broken_{index}")
+    kind = kind or rng.choice(BROKEN_KINDS)
+    return kind, BREAKERS[kind](Breaking(rng, cfg, call, rng.randrange(cfg.rank)))
 
 
 def _set(t: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
