@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 import os
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -280,71 +281,119 @@ def executed_macs(text: str, arg_shapes: list[tuple[int, ...]]) -> int:
     """Sum of iteration-domain sizes of the linalg ops whose body multiplies,
     with dynamic sizes evaluated for the given function argument shapes."""
     from convopt.diagnostics import SourceFile
-    from convopt.ir.attributes import DYNAMIC_INDEX, IntegerAttr
-    from convopt.ir.types import RankedTensorType
     from convopt.parser import parse
 
     module = parse(SourceFile("<macs>", text)).module
-    func = next(op for op in module.walk() if op.name == "func.func")
-    shapes: dict[int, tuple[int, ...]] = {}
-    ints: dict[int, int] = {}
-    for arg, shape in zip(func.regions[0].blocks[0].args, arg_shapes):
-        shapes[id(arg)] = shape
+    block = next(op for op in module.walk() if op.name == "func.func").regions[0].blocks[0]
+    sizes = _Sizes(block.args, arg_shapes)
+    total = 0
+    for op in block.ops:
+        sizes.visit(op)
+        if op.name.startswith("linalg.") and _multiplies(op):
+            total += _domain(op, sizes.shape_of)
+    return total
 
-    def shape_of(v) -> tuple[int, ...]:
-        if id(v) in shapes:
-            return shapes[id(v)]
+
+_INDEX_ARITH: dict[str, Callable[[int, int], int]] = {
+    "arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
+    "arith.floordivsi": lambda a, b: a // b, "arith.ceildivsi": lambda a, b: -((-a) // b), "arith.maxsi": max, "arith.minsi": min,
+    "arith.divsi": lambda a, b: int(a / b),
+}
+"""The integer ops whose values _Sizes evaluates."""
+_SAME_SHAPE = ("tensor.insert_slice", "tensor.cast", "torch_c.to_builtin_tensor", "torch_c.from_builtin_tensor")
+"""Ops (and every linalg op) whose result has the shape of an operand (_Sizes.same_shape)."""
+
+
+class _Sizes:
+    """The shapes of the tensors and the values of the integers of one
+    function, op by op, from its argument shapes: index arithmetic, tensor.dim,
+    and the shapes tensor ops give their results."""
+
+    def __init__(self, args, arg_shapes: list[tuple[int, ...]]) -> None:
+        self.shapes: dict[int, tuple[int, ...]] = {id(arg): shape for arg, shape in zip(args, arg_shapes)}
+        self.ints: dict[int, int] = {}
+
+    def shape_of(self, v) -> tuple[int, ...]:
+        from convopt.ir.types import RankedTensorType
+
+        if id(v) in self.shapes:
+            return self.shapes[id(v)]
         t = v.type
         assert isinstance(t, RankedTensorType) and None not in t.shape, f"unknown shape of {t}"
         return tuple(t.shape)  # type: ignore[arg-type]
 
-    def mixed(static, dynamic) -> list[int]:
-        it = iter(dynamic)
-        return [ints[id(next(it))] if s == DYNAMIC_INDEX else s for s in static.values]
+    def mixed(self, static, dynamic) -> list[int]:
+        """Static sizes with each DYNAMIC_INDEX taken from the next dynamic operand."""
+        from convopt.ir.attributes import DYNAMIC_INDEX
 
-    arith = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
-             "arith.floordivsi": lambda a, b: a // b, "arith.ceildivsi": lambda a, b: -((-a) // b), "arith.maxsi": max, "arith.minsi": min,
-             "arith.divsi": lambda a, b: int(a / b)}
-    total = 0
-    for op in func.regions[0].blocks[0].ops:
+        it = iter(dynamic)
+        return [self.ints[id(next(it))] if s == DYNAMIC_INDEX else s for s in static.values]
+
+    def visit(self, op) -> None:
+        rule = _SIZE_RULES.get(op.name) or (_Sizes.same_shape if op.name.startswith("linalg.") else None)
+        if rule is not None:
+            rule(self, op)
+
+    def constant(self, op) -> None:
+        from convopt.ir.attributes import IntegerAttr
+
+        if isinstance(op.attributes["value"], IntegerAttr):
+            self.ints[id(op.results[0])] = op.attributes["value"].value
+
+    def arith(self, op) -> None:
+        self.ints[id(op.results[0])] = _INDEX_ARITH[op.name](self.ints[id(op.operands[0])], self.ints[id(op.operands[1])])
+
+    def dim(self, op) -> None:
+        self.ints[id(op.results[0])] = self.shape_of(op.operands[0])[self.ints[id(op.operands[1])]]
+
+    def empty(self, op) -> None:
+        it = iter(op.operands)
+        self.shapes[id(op.results[0])] = tuple(self.ints[id(next(it))] if s is None else s for s in op.results[0].type.shape)
+
+    def extract_slice(self, op) -> None:
+        seg = op.properties["operandSegmentSizes"].values
+        dyn = list(op.operands[1:])
+        self.shapes[id(op.results[0])] = tuple(self.mixed(op.attributes["static_sizes"], dyn[seg[1] : seg[1] + seg[2]]))
+
+    def pad(self, op) -> None:
+        seg = op.properties["operandSegmentSizes"].values
+        dyn = list(op.operands[1:])
+        low = self.mixed(op.attributes["static_low"], dyn[: seg[1]])
+        high = self.mixed(op.attributes["static_high"], dyn[seg[1] :])
+        self.shapes[id(op.results[0])] = tuple(lo + s + hi for lo, s, hi in zip(low, self.shape_of(op.operands[0]), high))
+
+    def expand_shape(self, op) -> None:
+        self.shapes[id(op.results[0])] = tuple(self.mixed(op.attributes["static_output_shape"], op.operands[1:]))
+
+    def collapse_shape(self, op) -> None:
+        src = self.shape_of(op.operands[0])
+        groups = [[e.value for e in g.elements] for g in op.attributes["reassociation"].elements]
+        self.shapes[id(op.results[0])] = tuple(math.prod(src[i] for i in g) for g in groups)
+
+    def same_shape(self, op) -> None:
+        """The result has the shape of the source (insert_slice: the destination; linalg: the init), where known."""
+        if not op.results:
+            return
         name = op.name
-        if name == "arith.constant" and isinstance(op.attributes["value"], IntegerAttr):
-            ints[id(op.results[0])] = op.attributes["value"].value
-        elif name in arith:
-            ints[id(op.results[0])] = arith[name](ints[id(op.operands[0])], ints[id(op.operands[1])])
-        elif name == "tensor.dim":
-            ints[id(op.results[0])] = shape_of(op.operands[0])[ints[id(op.operands[1])]]
-        elif name == "tensor.empty":
-            t = op.results[0].type
-            it = iter(op.operands)
-            shapes[id(op.results[0])] = tuple(ints[id(next(it))] if s is None else s for s in t.shape)
-        elif name == "tensor.extract_slice":
-            seg = op.properties["operandSegmentSizes"].values
-            dyn = list(op.operands[1:])
-            sizes = mixed(op.attributes["static_sizes"], dyn[seg[1]: seg[1] + seg[2]])
-            shapes[id(op.results[0])] = tuple(sizes)
-        elif name == "tensor.pad":
-            seg = op.properties["operandSegmentSizes"].values
-            dyn = list(op.operands[1:])
-            low = mixed(op.attributes["static_low"], dyn[: seg[1]])
-            high = mixed(op.attributes["static_high"], dyn[seg[1]:])
-            shapes[id(op.results[0])] = tuple(lo + s + hi for lo, s, hi in zip(low, shape_of(op.operands[0]), high))
-        elif name == "tensor.expand_shape":
-            shapes[id(op.results[0])] = tuple(mixed(op.attributes["static_output_shape"], op.operands[1:]))
-        elif name in ("tensor.collapse_shape",):
-            src = shape_of(op.operands[0])
-            groups = [[e.value for e in g.elements] for g in op.attributes["reassociation"].elements]
-            shapes[id(op.results[0])] = tuple(math.prod(src[i] for i in g) for g in groups)
-        elif name in ("tensor.insert_slice", "tensor.cast", "torch_c.to_builtin_tensor", "torch_c.from_builtin_tensor") or name.startswith("linalg."):
-            if op.results:
-                src = op.operands[1] if name == "tensor.insert_slice" else op.operands[-1] if name.startswith("linalg.") else op.operands[0]
-                try:
-                    shapes[id(op.results[0])] = shape_of(src)
-                except AssertionError:
-                    pass
-        if name.startswith("linalg.") and _multiplies(op):
-            total += _domain(op, shape_of)
-    return total
+        src = op.operands[1] if name == "tensor.insert_slice" else op.operands[-1] if name.startswith("linalg.") else op.operands[0]
+        try:
+            self.shapes[id(op.results[0])] = self.shape_of(src)
+        except AssertionError:
+            pass
+
+
+_SIZE_RULES: dict[str, Callable[[_Sizes, Any], None]] = {
+    "arith.constant": _Sizes.constant,
+    **{name: _Sizes.arith for name in _INDEX_ARITH},
+    "tensor.dim": _Sizes.dim,
+    "tensor.empty": _Sizes.empty,
+    "tensor.extract_slice": _Sizes.extract_slice,
+    "tensor.pad": _Sizes.pad,
+    "tensor.expand_shape": _Sizes.expand_shape,
+    "tensor.collapse_shape": _Sizes.collapse_shape,
+    **{name: _Sizes.same_shape for name in _SAME_SHAPE},
+}
+"""Op name -> how _Sizes reads its result's shape or value (linalg ops: same_shape)."""
 
 
 def _multiplies(op) -> bool:
@@ -443,7 +492,12 @@ EVERYTHING = ("batch", "spatial", "channels", "kernel")
 
 def named_matrix() -> list[Config]:
     """A row for every item of SPEC section 4."""
-    rows = [
+    return [*_geometry_rows(), *_group_and_transposed_rows(), *_mask_and_dtype_rows(), *_dynamic_rows(), *_batch_and_empty_rows()]
+
+
+def _geometry_rows() -> list[Config]:
+    """Ranks 1-3, strides, dilations, paddings (also over-padding), kernel shapes."""
+    return [
         C("2d_basic"),
         C("1d_basic", 1, spatial=11),
         C("3d_basic", 3, spatial=5, cin=2, cout=3),
@@ -462,6 +516,12 @@ def named_matrix() -> list[Config]:
         C("2d_one_nonunit_kernel_dim", kernel=(1, 3), padding=(0, 1)),
         C("2d_asym_kernel", kernel=(2, 5), padding=(1, 2), spatial=(6, 9)),
         C("2d_kernel_larger_than_stride_gap", kernel=2, stride=4, padding=0, spatial=13),
+    ]
+
+
+def _group_and_transposed_rows() -> list[Config]:
+    """Groups, depthwise, and transposed convolutions with output_padding."""
+    return [
         C("2d_groups2", groups=2, cin=4, cout=6),
         C("2d_groups2_stride2", groups=2, cin=4, cout=6, stride=2, padding=1, spatial=8),
         C("2d_depthwise", groups=4, cin=4, cout=4),
@@ -476,6 +536,12 @@ def named_matrix() -> list[Config]:
         C("1d_transposed", 1, transposed=True, stride=2, spatial=7),
         C("3d_transposed", 3, transposed=True, stride=2, cin=2, cout=3, spatial=3, output_padding=1),
         C("2d_transposed_overpadding", transposed=True, padding=3, kernel=5, spatial=6),
+    ]
+
+
+def _mask_and_dtype_rows() -> list[Config]:
+    """Partial output masks, bias_sizes none, f16/bf16/f64."""
+    return [
         C("2d_mask_input_only", mask=(True, False, False)),
         C("2d_mask_weight_only", mask=(False, True, False)),
         C("2d_mask_bias_only", mask=(False, False, True)),
@@ -485,6 +551,12 @@ def named_matrix() -> list[Config]:
         C("2d_bf16", dtype="bf16", groups=2, cin=4, cout=4),
         C("2d_f64", dtype="f64", stride=2, dilation=2, spatial=9),
         C("3d_f16", 3, dtype="f16", cin=2, cout=2, spatial=4),
+    ]
+
+
+def _dynamic_rows() -> list[Config]:
+    """Dynamic batch, spatial, channel and kernel sizes."""
+    return [
         C("2d_dynamic_batch", dynamic=("batch",)),
         C("2d_dynamic_spatial", dynamic=("spatial",), stride=2, spatial=9),
         C("2d_dynamic_all", dynamic=("batch", "spatial"), groups=2, cin=4, cout=6),
@@ -504,6 +576,12 @@ def named_matrix() -> list[Config]:
         C("2d_dynamic_everything_f16", dynamic=EVERYTHING, dtype="f16", stride=(2, 1), spatial=8),
         C("2d_dynamic_kernel", dynamic=("kernel",), stride=2, dilation=(1, 2), padding=(1, 2), spatial=9),
         C("2d_dynamic_channels", dynamic=("channels",), groups=2, cin=4, cout=6, stride=2, spatial=8),
+    ]
+
+
+def _batch_and_empty_rows() -> list[Config]:
+    """Other batch sizes, and static size-0 dims."""
+    return [
         C("2d_batch1", batch=1),
         C("2d_batch3", batch=3, stride=2, spatial=8),
         # static size 0: what PyTorch takes (an empty batch or input channels,
@@ -523,7 +601,6 @@ def named_matrix() -> list[Config]:
         C("2d_batch0_dynamic_spatial", batch=0, dynamic=("spatial",), stride=2, spatial=9),
         C("2d_cin0_dynamic_kernel", cin=0, dynamic=("kernel", "batch"), spatial=6),
     ]
-    return rows
 
 
 FORM_ROWS = {
