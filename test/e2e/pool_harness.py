@@ -201,7 +201,7 @@ FAST = {"2d_k2s2", "1d_k5s1p2_exclude_c8", "2d_k3s1p1_exclude", "2d_k3s2p1_ceil"
 (--e2e-forms=all, make test-full) runs every row."""
 
 
-# --- max pooling's forward (convopt-pool-bwd-to-linalg: max_pool_fwd.py) ------------------------
+# --- max pooling's forward (convopt-pool-bwd-to-linalg: max_pool_fwd.py, forms/pool_max.py) -----
 
 @dataclass(frozen=True)
 class MaxPoolFwdConfig:

@@ -1,5 +1,5 @@
 """Max pooling's forward (convopt-pool-bwd-to-linalg, --lower-pool-bwd;
-convopt/lowering/patterns/max_pool_fwd.py): every row of
+patterns/max_pool_fwd.py, forms/pool_max.py): every row of
 pool_harness.max_pool_matrix() lowered, run by the reference interpreter
 and compared exactly with PyTorch's values and indices; the IR's shape;
 the errors."""

@@ -10,12 +10,16 @@
 - Max pooling's backward chooses its form (forms/pool_scatter.py,
   forms/pool_gather.py) through the registry and the device profile, as a
   convolution kernel does; `--conv-form` names none of them.
-- A new form of the kernel is one module: a toy one registered here is
+- Max pooling's forward is the window kernel MAX_POOL, its form
+  (forms/pool_max.py) the registry's choice too: the observers see it,
+  `--stats` names it.
+- A new form of either kernel is one module: a toy one registered here is
   chosen, lowered, interpreted and compared with PyTorch.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 from collections.abc import Iterator
@@ -28,8 +32,9 @@ import convopt as api
 from convopt.dialects import torch as aten
 from convopt.ir.types import FloatType
 from convopt.lowering.forms import registry
+from convopt.lowering.forms.pool_max import emit_reduction
 from convopt.lowering.forms.pool_scatter import col2im_scatter
-from convopt.lowering.forms.pooling import UnpoolRequest, WindowKind
+from convopt.lowering.forms.pooling import MaxPoolRequest, UnpoolRequest, WindowKind
 from convopt.lowering.kernel.cost import Work
 from convopt.lowering.kernel.device import PROFILES, Device
 from convopt.lowering.kernel.relation import Rel
@@ -195,14 +200,20 @@ TOY = registry.FormDef(
 )
 
 
+@contextlib.contextmanager
+def registered(form: registry.FormDef) -> Iterator[registry.FormDef]:
+    """A toy form, registered for one test."""
+    registry.register(form)
+    try:
+        yield form
+    finally:
+        registry.unregister(form.name)
+
+
 @pytest.fixture
 def toy() -> Iterator[registry.FormDef]:
-    """The toy form, registered for one test."""
-    registry.register(TOY)
-    try:
-        yield TOY
-    finally:
-        registry.unregister(TOY.name)
+    with registered(TOY) as form:
+        yield form
 
 
 def test_a_toy_pooling_form_is_chosen_and_right(toy, tmp_path) -> None:
@@ -226,3 +237,59 @@ def test_a_toy_pooling_form_is_chosen_and_right(toy, tmp_path) -> None:
         assert ("tensor.collapse_shape" in result.stdout) == (device == "cpu")  # the tiled variant's collapse
     assert forms == {"avx2": ["toy-unpool"], "cpu": ["scatter"]}
     assert "toy-unpool" not in registry.names()  # --conv-form names convolution forms only
+
+
+# === max pooling's forward: the kernel MAX_POOL and its form =========================================
+
+
+def forward_request(device: Device, indices: bool, form: str = "auto") -> MaxPoolRequest:
+    """[2, 3, 8, 8], window 2, stride 2: 2*3*4*4 windows of 2*2 taps."""
+    rels = [Rel(S=2, D=1, P=0, K=2, Ns=4, Nb=8)] * 2
+    return MaxPoolRequest(rels, (2, 3), F32, ceil_mode=False, indices=indices, choices=KernelChoices(form=form, device=PROFILES[device]))
+
+
+@pytest.mark.parametrize("device", list(PROFILES))
+def test_the_forward_form_is_registered_and_chosen(device) -> None:
+    """The reduction serves MAX_POOL alone, on every profile, a forced
+    convolution form leaving it to auto; its work: n*c*prod(Ns)*prod(K)
+    taps per reduction, the values (one op) or the values and indices
+    (the keys and their decode: three)."""
+    form = registry.form("reduction")
+    assert form.kinds == frozenset({WindowKind.MAX_POOL}) and "reduction" not in registry.names()
+    for indices, taps, dispatch in ((False, 384, 1), (True, 768, 3)):
+        for forced in ("auto", "im2col"):
+            pick = registry.choose(forward_request(device, indices, forced))  # type: ignore[arg-type]
+            assert (pick.form.name, pick.variant.name) == ("reduction", "reduction")
+            assert (pick.variant.work.generic_depthwise, pick.variant.work.dispatch) == (taps, dispatch)
+
+
+TOY_MAX = registry.FormDef(
+    name="toy-max", kinds=frozenset({WindowKind.MAX_POOL}), fits=lambda req: True,  # type: ignore[arg-type]
+    candidate=lambda req: req.choices.device.device == Device.AVX2,  # a form one profile builds
+    variants=lambda req: [registry.Variant("toy", req, Work(generic_depthwise=1.0))], emit=emit_reduction, priority=1,  # type: ignore[arg-type]
+)
+
+
+def test_a_toy_forward_form_is_chosen_and_right(tmp_path) -> None:
+    """A second MAX_POOL form, one profile's: the pass emits it there (the
+    registry's observers and --stats name it) and the reduction elsewhere,
+    both exactly PyTorch's values and indices."""
+    import pool_harness as ph
+    from click.testing import CliRunner
+
+    from convopt.cli import main
+    from convopt.interp import run_text
+
+    cfg = ph.M("toy_max", spatial=(7, 9), kernel=3, stride=2, padding=1)
+    path = tmp_path / "in.mlir"
+    path.write_text(ph.max_pool_ir(cfg))
+    x = ph.max_pool_input(cfg)
+    forms, seen = {}, []
+    with registered(TOY_MAX), registry.observing(lambda req, pick: seen.append(pick.form.name)):
+        for device in ("avx2", "cpu"):
+            result = CliRunner().invoke(main, ["--lower-pool-bwd", f"--device={device}", "--stats", str(path)])
+            assert result.exit_code == 0, result.stderr
+            forms[device] = re.findall(r"result: form=(\S+) ops=2 ", result.stderr)
+            ph.compare_max_pool(cfg, run_text(result.stdout, "main", [x.astype(np.float32)]), ph.max_pool_reference(cfg, x))
+    assert forms == {"avx2": ["toy-max"], "cpu": ["reduction"]}
+    assert seen == ["toy-max", "reduction"]

@@ -1,6 +1,7 @@
-"""The window kernels of max pooling's backward, as the registry's forms
-see them (registry.py): what is asked (`UnpoolRequest`) and the index
-arithmetic every max-pool lowering shares.
+"""The window kernels of max pooling, as the registry's forms see them
+(registry.py): what is asked (`UnpoolRequest` for the backward,
+`MaxPoolRequest` for the forward) and the index arithmetic every max-pool
+lowering shares.
 
 A max pool's forward returns, per output position s, the flat index of
 its window's maximum, idx[n, c, s] = flat(b), with
@@ -14,9 +15,15 @@ names (the "unpool" kernel, over the relation b = S*s + D*k - P of
     grad_input[n, c, b] = sum_{s, k: b = S*s + D*k - P} (idx[n, c, s] == flat(b)) ? grad_output[n, c, s] : 0
 
 Its forms: pool_scatter.py (the scatter of grad_output by its indices)
-and pool_gather.py (one gather over the input positions).  A new form of
-this kernel is one module registering a FormDef with kinds {UNPOOL} (and
-its line in registry.WINDOW_FORMS if it is built in).
+and pool_gather.py (one gather over the input positions).  The forward
+(the kernel MAX_POOL) returns
+
+    y[n, c, s]   = max_{k: 0 <= b < N} x[n, c, b]
+    idx[n, c, s] = flat(b) of the window's first maximum (PyTorch's order)
+
+its one form today pool_max.py (two reductions over the taps).  A new form
+of either kernel is one module registering a FormDef with kinds {UNPOOL}
+or {MAX_POOL} (and its line in registry.WINDOW_FORMS if it is built in).
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ class WindowKind(Choice):
     `--conv-form` names none of their forms."""
 
     UNPOOL = "unpool"
+    MAX_POOL = "max_pool"
 
 
 @dataclass(frozen=True)
@@ -63,6 +71,27 @@ class UnpoolRequest:
 
     def with_ins(self, grad: Value, indices: Value) -> UnpoolRequest:
         return replace(self, ins=(grad, indices))
+
+
+@dataclass(frozen=True)
+class MaxPoolRequest:
+    """One max-pool forward to emit: the input (a builtin tensor
+    [n, c, N...]), one relation per spatial dim (Ns: the output's sizes,
+    Nb: the input's), the input's batch and channels where static (None:
+    dynamic), its element type, whether the op had ceil_mode and returns
+    the indices too, and the options.  `ins` is empty until with_ins."""
+
+    rels: Sequence[Rel]
+    lead: tuple[Optional[int], Optional[int]]
+    dtype: FloatType
+    ceil_mode: bool
+    indices: bool
+    ins: tuple[Value, ...] = ()
+    choices: KernelChoices = DEFAULT_CHOICES
+    kind: WindowKind = WindowKind.MAX_POOL
+
+    def with_ins(self, x: Value) -> MaxPoolRequest:
+        return replace(self, ins=(x,))
 
 
 def product(em: Emitter, xs: Sequence[Ix]) -> Ix:

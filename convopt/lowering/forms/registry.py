@@ -55,9 +55,9 @@ BUILTIN: dict[str, str] = {"generic": "generic_form", "named": "named_form", "im
 folder that registers it.  A new built-in form is one new module here plus
 its line in this table."""
 
-WINDOW_FORMS: dict[str, str] = {"gather": "pool_gather", "scatter": "pool_scatter"}
+WINDOW_FORMS: dict[str, str] = {"gather": "pool_gather", "scatter": "pool_scatter", "reduction": "pool_max"}
 """The built-in forms of the window kernels (pooling.py: max pooling's
-backward), loaded with BUILTIN: `auto` chooses among them as among the
+backward and forward), loaded with BUILTIN: `auto` chooses among them as among the
 convolution's, but `--conv-form` (which names convolution forms) lists
 none of them and a forced convolution form leaves their choice to `auto`."""
 
@@ -78,7 +78,7 @@ class FormDef(NamedTuple):
     considers it for req (what req.choices.device builds); variants(req):
     the variants it can emit req in (at least one where it fits), each
     with its work; emit(em, req, stats): the sum in req.out_layout for a
-    variant's request, recording into stats what it emitted (stats starts
+    variant's request (a window kernel's: what pooling.py says), recording into stats what it emitted (stats starts
     with form=name).  No check may emit IR: they see only the request."""
 
     name: str

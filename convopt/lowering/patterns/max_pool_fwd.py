@@ -1,30 +1,12 @@
 """Lower the max-pool forward ops (`torch.aten.max_pool{1,2,3}d` and
-`max_pool{1,2,3}d_with_indices`) as gathers over the convolution
-relation (../kernel/relation.py): along each spatial dim, output position s
-reads the input positions b = S*s + D*k - P of its taps k, and
-
-    y[n, c, s]   = max_{k: 0 <= b < N} x[n, c, b]
-    idx[n, c, s] = flat(b) of the first k, in the window's row-major order,
-                   with x[n, c, b] > y so far or x[n, c, b] NaN
-                   (the first in-bounds tap when there is none)
-
-with flat(b) = sum_i b_i * prod_{j > i} N_j over the input's spatial
-sizes: PyTorch's CPU kernels (`val > maxval || isnan(val)`, initial index
-the window's first in-bounds position), so that ties take the first
-maximum and a NaN the last NaN.  Ns is PyTorch's output size
-(relation.pool_output_size, ceil_mode included).
-
-The input is padded with -inf to exactly the extent the windows read,
-S*(Ns - 1) + D*(K - 1) + 1 from -P (relation.extent; sliced where the
-windows stop short of the input's end), and read at S*s + D*k: no negative
-coefficient in any map.  A `tensor.empty` of the kernel's shape gives the
-tap loops their extents.  Two reductions over the taps, each one
-vectorisable op: the values with arith.maximumf (a NaN propagates, the
--inf padding never wins: every window holds an input position), then the
-indices from the values (max_indices: the least flat(b) among the
-in-bounds taps equal to the maximum, or the greatest among the NaNs, as
-one arith.minsi of keys, and an elementwise op that decodes them).  Max
-is exact in every type: no widening of f16/bf16.
+`max_pool{1,2,3}d_with_indices`): the window kernel MAX_POOL
+(../forms/pooling.py), the values and (with indices) the flat index of
+each window's first maximum, as PyTorch's CPU kernels have them; Ns is
+PyTorch's output size (relation.pool_output_size, ceil_mode included).
+The op is read by the window front end (window.py); its form is the
+registry's choice on the device profile, as a convolution kernel's
+(../forms/registry.py): today the one form ../forms/pool_max.py (two
+reductions over the taps).
 
 torch-mlir's lowering of max_pool2d_with_indices is invalid IR where an
 output size is 1 and the window stops short of the input's end (input 4,
@@ -34,219 +16,50 @@ compare with `oeq` only (a window holding a NaN gets index -1).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, cast
 
-from ...dialects import OpDef, arith, definition, linalg, torch
-from ...ir.affine import AffineMap, d
-from ...ir.attributes import IntegerAttr
-from ...ir.builder import Builder
+from ...dialects import OpDef, definition, torch
 from ...ir.core import Operation, Value
-from ...ir.types import FloatType, i64, ranked
+from ...ir.types import ranked
 from ...rewrite import Rewriter
-from ..forms.pooling import add_term, product
-from ..kernel.emit import Emitter, Ix
-from ..kernel.relation import Rel, extent, pool_outputs
+from ..forms.kernels import emit_kernel
+from ..forms.pooling import MaxPoolRequest
+from ..kernel.request import KernelChoices
 from .conv_spec import emitter_before
 from .options import KernelPattern
-from .window import WindowSpec, read_window_op, stats_line
+from .window import forward_rels, read_window_op, stats_line
 
 
-def pool_rels(em: Emitter, x: Value, spec: WindowSpec) -> list[Rel]:
-    """One relation per spatial dim of x [n, c, N...]: Nb = N, Ns the
-    output size."""
-    rels = []
-    w = spec.window
-    for i in range(spec.rank):
-        n = em.dim(x, 2 + i)
-        ns = pool_outputs(em, n, w.kernel[i], w.stride[i], w.padding[i], w.ceil_mode, w.dilation[i])
-        rels.append(Rel(S=w.stride[i], D=w.dilation[i], P=w.padding[i], K=w.kernel[i], Ns=ns, Nb=n))
-    return rels
-
-
-def padded_input(em: Emitter, x: Value, rels: list[Rel], ceil_mode: bool) -> Value:
-    """x padded with -inf to the positions -P <= b < -P + E the windows
-    read, E = extent = S*(Ns - 1) + D*(K - 1) + 1: P low, max(0, E - P - N)
-    high (0 without padding and ceil_mode: then E <= N), then the first E
-    (a slice where the windows stop short of N)."""
-    ext = [extent(em, r, r.Ns, r.k) for r in rels]
-    high = [em.max(0, em.sub(em.sub(e, r.P), r.Nb)) if r.P or ceil_mode else 0 for e, r in zip(ext, rels)]
-    xp = em.pad(x, [0, 0, *(r.P for r in rels)], [0, 0, *high], fill=-math.inf)
-    lead = em.shape(x)[:2]
-    return em.extract_slice(xp, [0] * (2 + len(rels)), [*lead, *ext], [1] * (2 + len(rels)))
-
-
-def overhangs(r: Rel, ceil_mode: bool) -> bool:
-    """Whether some tap of some window may lie outside the input: with
-    padding, or with ceil_mode unless the last window ends inside
-    (without either, E <= N)."""
-    inside = isinstance(r.Ns, int) and isinstance(r.Nb, int) and r.S * (r.Ns - 1) + r.D * (r.k - 1) < r.Nb
-    return r.P > 0 or (ceil_mode and not inside)
-
-
-def window_maps(rels: list[Rel]) -> tuple[AffineMap, AffineMap, AffineMap]:
-    """Maps over the loops (n, c, s..., k...): the padded input at
-    (n, c, S*s + D*k), the taps k (the window operand), the output (n, c, s)."""
-    nd = len(rels)
-    loops = 2 + 2 * nd
-    read = AffineMap.from_exprs(loops, [d(0), d(1), *(d(2 + i) * r.S + d(2 + nd + i) * r.D for i, r in enumerate(rels))])
-    taps = AffineMap.from_exprs(loops, [d(2 + nd + i) for i in range(nd)])
-    return read, taps, AffineMap.from_exprs(loops, [d(i) for i in range(2 + nd)])
-
-
-def max_values(em: Emitter, xp: Value, rels: list[Rel], dtype: FloatType) -> Value:
-    """y[n, c, s] = max_k xp[n, c, S*s + D*k] with arith.maximumf from -inf
-    (a NaN propagates; the -inf padding never wins: every window holds an
-    input position)."""
-    read, taps, out = window_maps(rels)
-    nd = len(rels)
-    init = em.fill(em.float(-math.inf, dtype), em.empty([*em.shape(xp)[:2], *(r.Ns for r in rels)], dtype))
-    window = em.empty([r.k for r in rels], dtype)
-    iterators = ["parallel"] * (2 + nd) + ["reduction"] * nd
-
-    def body(b: Builder, a: list[Value]) -> list[Value]:
-        return [arith.same_type(b, arith.MAXIMUMF, a[2], a[0])]
-
-    return em.generic([xp, window], [init], [read, taps, out], iterators, body)[0]
-
-
-def max_indices(em: Emitter, xp: Value, y: Value, rels: list[Rel], ceil_mode: bool) -> Value:
-    """idx[n, c, s] from the values y (module docstring): flat(b) grows
-    with k in row-major order, so the first maximum is the least flat(b)
-    with x == y, and the last NaN (y NaN) the greatest one with x NaN.  One
-    arith.minsi reduction (vectorisable, as the maximum is) of the keys
-    flat(b), or -flat(b) where y is NaN, over the in-bounds taps that
-    match (x == y or x NaN), from INT64_MAX; then idx = key, or -key where
-    y is NaN."""
-    read, taps, out = window_maps(rels)
-    nd = len(rels)
-    shape = em.shape(y)
-    top = em.constant(IntegerAttr(2**63 - 1, i64), i64)
-    init = em.fill(top, em.empty(shape, i64))
-    window = em.empty([r.k for r in rels], ranked(y.type).element_type)
-    flat_of = flat_position(em, rels, ceil_mode)
-
-    def body(b: Builder, a: list[Value]) -> list[Value]:
-        x, best, acc = a[0], a[1], a[3]
-        flat, inside = flat_of(b)
-        key = arith.convert(b, arith.INDEX_CAST, flat, i64)
-        nan = arith.cmpf(b, "uno", best, best)
-        key = arith.select(b, nan, arith.same_type(b, arith.SUBI, em.constant(IntegerAttr(0, i64), i64), key), key)
-        match = arith.same_type(b, arith.ORI, arith.cmpf(b, "oeq", x, best), arith.cmpf(b, "uno", x, x))
-        if inside is not None:
-            match = arith.same_type(b, arith.ANDI, match, inside)
-        return [arith.same_type(b, arith.MINSI, acc, arith.select(b, match, key, top))]
-
-    iterators = ["parallel"] * (2 + nd) + ["reduction"] * nd
-    keys = em.generic([xp, y, window], [init], [read, out, taps, out], iterators, body)[0]
-    ident = AffineMap.identity(len(shape))
-
-    empty_windows = any(r.D > 1 and r.P > 0 for r in rels)  # else every window holds an input position
-    first_of = first_position(em, rels) if empty_windows else None
-
-    def unkey(b: Builder, a: list[Value]) -> list[Value]:
-        negated = arith.same_type(b, arith.SUBI, em.constant(IntegerAttr(0, i64), i64), a[0])
-        out = arith.select(b, arith.cmpf(b, "uno", a[1], a[1]), negated, a[0])
-        if first_of is not None:  # no tap in bounds: PyTorch's initial index
-            out = arith.select(b, arith.cmpi(b, "eq", a[0], top), arith.convert(b, arith.INDEX_CAST, first_of(b), i64), out)
-        return [out]
-
-    return em.generic([keys, y], [em.empty(shape, i64)], [ident, ident, ident], ["parallel"] * len(shape), unkey)[0]
-
-
-def first_position(em: Emitter, rels: list[Rel]):
-    """A body helper over the output loops (n, c, s...): flat(b0) with, per
-    dim, b0 = S*s + D*k0 - P the first tap at or after 0,
-    k0 = max(0, ceildiv(P - S*s, D)): PyTorch's initial index, which it
-    returns for a window with no tap inside the input (possible with
-    dilation and padding: input 1, kernel 2, dilation 2, padding 1)."""
-    nd = len(rels)
-    strides = [em.index(product(em, [r.Nb for r in rels[i + 1:]])) if i < nd - 1 else None for i in range(nd)]
-    c = em.index
-
-    def at(b: Builder) -> Value:
-        def op(name: str, x: Value, y: Value) -> Value:
-            return arith.same_type(b, name, x, y)
-
-        flat: Optional[Value] = None
-        for i, r in enumerate(rels):
-            start = op(arith.MULI, linalg.index(b, 2 + i), c(r.S))
-            k0 = op(arith.MAXSI, op(arith.CEILDIVSI, op(arith.SUBI, c(r.P), start), c(r.D)), c(0))
-            pos = op(arith.SUBI, op(arith.ADDI, start, op(arith.MULI, k0, c(r.D))), c(r.P))
-            flat = add_term(b, flat, pos, strides[i])
-        assert flat is not None
-        return flat
-
-    return at
-
-
-def flat_position(em: Emitter, rels: list[Rel], ceil_mode: bool):
-    """A body helper: (flat(b) as an index, whether 0 <= b < N along every
-    dim that can overhang, or None) at the loops (n, c, s..., k...), with
-    b = S*s + D*k - P and flat(b) = sum_i b_i * prod_{j > i} N_j."""
-    nd = len(rels)
-    sizes: list[Ix] = [r.Nb for r in rels]
-    strides = [em.index(product(em, sizes[i + 1:])) if i < nd - 1 else None for i in range(nd)]
-    bounds = [em.index(r.Nb) if overhangs(r, ceil_mode) else None for r in rels]
-    consts = {v: em.index(v) for v in sorted({x for r in rels for x in (r.S, r.D) if x != 1} | {r.P for r in rels if r.P})}
-
-    def at(b: Builder) -> tuple[Value, Optional[Value]]:
-        def op(name: str, x: Value, y: Value) -> Value:
-            return arith.same_type(b, name, x, y)
-
-        flat: Optional[Value] = None
-        inside: Optional[Value] = None
-        for i, r in enumerate(rels):
-            pos = op(arith.MULI, linalg.index(b, 2 + i), consts[r.S]) if r.S != 1 else linalg.index(b, 2 + i)
-            tap = op(arith.MULI, linalg.index(b, 2 + nd + i), consts[r.D]) if r.D != 1 else linalg.index(b, 2 + nd + i)
-            pos = op(arith.ADDI, pos, tap)
-            pos = op(arith.SUBI, pos, consts[r.P]) if r.P else pos
-            bound = bounds[i]
-            if bound is not None:  # 0 <= pos < N, as one unsigned compare
-                ok = arith.cmpi(b, "ult", pos, bound)
-                inside = ok if inside is None else op(arith.ANDI, inside, ok)
-            flat = add_term(b, flat, pos, strides[i])
-        assert flat is not None
-        return flat, inside
-
-    return at
-
-
-def lower_max_pool_forward(op: Operation, rewriter: Rewriter, stats: Optional[list[str]] = None) -> None:
+def lower_max_pool_forward(op: Operation, rewriter: Rewriter, choices: KernelChoices, stats: Optional[list[str]] = None) -> None:
+    """The registry's form of the op's MAX_POOL kernel over its input with
+    a batch dim ([C, s...] -> [1, C, s...]), the results taken back to the
+    op's shapes and types."""
     spec = read_window_op(op)
     em = emitter_before(op)
     x = em.to_builtin(torch.args(op).self)
-    dtype = ranked(x.type).element_type
-    assert isinstance(dtype, FloatType)
     groups = [[0, 1], *([i] for i in range(2, spec.rank + 2))]
-    if not spec.batched:  # [C, s...] -> [1, C, s...]
+    if not spec.batched:
         x = em.expand(x, groups, [1, *em.shape(x)])
-    rels = pool_rels(em, x, spec)
-    xp = padded_input(em, x, rels, spec.window.ceil_mode)
-    results = [max_values(em, xp, rels, dtype)]
-    if spec.op.indices:
-        results.append(max_indices(em, xp, results[0], rels, spec.window.ceil_mode))
+    n, c = (s if isinstance(s, int) else None for s in ranked(x.type).shape[:2])
+    req = MaxPoolRequest(forward_rels(em, spec, x), (n, c), spec.dtype, spec.window.ceil_mode, spec.op.indices, choices=choices)
+    outs, kstats = emit_kernel(em, req.with_ins(x))  # type: ignore[arg-type]
+    results = list(cast("tuple[Value, ...]", outs))
     if not spec.batched:
         results = [em.collapse(v, groups) for v in results]
     values = [em.from_builtin(v, r.type) for v, r in zip(results, op.results)]  # type: ignore[arg-type]
     if stats is not None:
-        stats.append(stats_line(op, "result", "reduction", len(results), len(results) * taps_visited(ranked(x.type).shape[:2], rels)))
+        stats.append(stats_line(op, "result", kstats.form, kstats.ops, kstats.executed))
     rewriter.replace_op(op, values)
-
-
-def taps_visited(lead: tuple, rels: list[Rel]) -> int:
-    """n*c*prod(Ns)*prod(K): the taps one reduction visits (0 where a size is dynamic)."""
-    sizes = [*lead, *(r.Ns for r in rels), *(r.k for r in rels)]
-    return math.prod(sizes) if all(isinstance(s, int) for s in sizes) else 0
 
 
 @dataclass(frozen=True)
 class LowerMaxPoolForward(KernelPattern):
-    """One max-pool forward op (root: its definition) to the gather."""
+    """One max-pool forward op (root: its definition) through the MAX_POOL
+    forms: the registry's choice among every candidate."""
 
     root: OpDef = definition(torch.MAX_POOL2D)
 
     def match_and_rewrite(self, op: Operation, rewriter: Rewriter) -> bool:
-        lower_max_pool_forward(op, rewriter, self.stats)
+        lower_max_pool_forward(op, rewriter, self.choices, self.stats)
         return True

@@ -9,7 +9,8 @@ parameters as PyTorch's pooling shape checks have them, the output sizes
 result types; whatever convopt cannot lower is a located `unsupported:`
 error, whatever PyTorch rejects a located `'op' op expects ...` one.  And
 the shared emitter set-up (`backward_operands`: the operands as builtin
-tensors with a batch dim) and `--stats` line (`stats_line`).
+tensors with a batch dim; `backward_rels`, `forward_rels`: the relation
+per spatial dim) and `--stats` line (`stats_line`).
 
 Adding a pooling variant: its entry in dialects/torch.py's WINDOW_OPS, a
 pattern beside the others (pool_bwd.py's pass lists them), its tests.
@@ -28,7 +29,7 @@ from ...dialects.torch import Flag, IntList, NonZeroInt, Reduce, WindowOp
 from ...ir.core import Operation, Value
 from ...ir.types import FloatType, IntegerType, ValueTensorType
 from ..kernel.emit import Emitter, Ix
-from ..kernel.relation import Rel, pool_output_size
+from ..kernel.relation import Rel, pool_output_size, pool_outputs
 from .conv_spec import (
     MAX_KERNEL_TAPS,
     MAX_SPATIAL_SIZE,
@@ -248,6 +249,18 @@ def backward_rels(em: Emitter, spec: WindowSpec, dy: Value, shape: Sequence[Ix])
     """One relation per spatial dim: Ns grad_output's size, Nb the input's."""
     w = spec.window
     return [Rel(S=w.stride[i], D=w.dilation[i], P=w.padding[i], K=w.kernel[i], Ns=em.dim(dy, 2 + i), Nb=shape[2 + i]) for i in range(spec.rank)]
+
+
+def forward_rels(em: Emitter, spec: WindowSpec, x: Value) -> list[Rel]:
+    """One relation per spatial dim of a forward op's input x [n, c, N...]:
+    Nb = N, Ns the output size (relation.pool_outputs)."""
+    w = spec.window
+    rels = []
+    for i in range(spec.rank):
+        n = em.dim(x, 2 + i)
+        ns = pool_outputs(em, n, w.kernel[i], w.stride[i], w.padding[i], w.ceil_mode, w.dilation[i])
+        rels.append(Rel(S=w.stride[i], D=w.dilation[i], P=w.padding[i], K=w.kernel[i], Ns=ns, Nb=n))
+    return rels
 
 
 def stats_line(op: Operation, what: str, form: str, ops: int, executed: int) -> str:
