@@ -79,19 +79,6 @@ seconds a timing loop takes instead of costing PyTorch's spinning OpenMP
 threads 10-100x.  The compiles between the timing loops run alongside."""
 
 
-def _ancestors() -> set[int]:
-    """This process and its parents (never paused)."""
-    pids, pid = set(), os.getpid()
-    while pid > 1 and pid not in pids:
-        pids.add(pid)
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                pid = int(f.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            break
-    return pids
-
-
 def _parents() -> dict[int, int]:
     """pid -> parent pid of every process."""
     parents = {}
@@ -105,6 +92,21 @@ def _parents() -> dict[int, int]:
     return parents
 
 
+def _line(pid: int, parents: dict[int, int], stop: set[int]) -> tuple[list[int], int]:
+    """pid and its ancestors up to the first one in `stop`, and that one
+    (0 or 1 where the line reaches the top)."""
+    line: list[int] = []
+    while pid > 1 and pid not in stop and pid not in line:
+        line.append(pid)
+        pid = parents.get(pid, 0)
+    return line, pid
+
+
+def _ancestors() -> set[int]:
+    """This process and its parents (never paused)."""
+    return set(_line(os.getpid(), _parents(), set())[0])
+
+
 def _cwd_under(pid: int, folder: str) -> bool:
     """Whether the process works in `folder`, or in one of the folders of an
     os.pathsep-separated list."""
@@ -116,22 +118,17 @@ def _cwd_under(pid: int, folder: str) -> bool:
 
 
 def _working_in(folder: str, keep: set[int]) -> list[int]:
-    """The processes whose working directory, or an ancestor's, is under
-    `folder` (a test's worker that changed into a temporary folder is still
-    its runner's child), `keep`, its members' ancestors and this process's
-    descendants (the bench's own workers) left out."""
+    """The processes whose working directory, or an ancestor's below `keep`,
+    is under `folder` (a test's worker that changed into a temporary folder
+    is still its runner's child); `keep` and this process's descendants (the
+    bench's own workers) left out."""
     parents, me = _parents(), os.getpid()
+    inside = {pid for pid in parents if _cwd_under(pid, folder)}
     found = []
     for pid in parents:
-        p, seen = pid, set()
-        while p > 1 and p not in seen and (p == me or p not in keep):
-            if p == me:
-                break
-            seen.add(p)
-            p = parents.get(p, 0)
-        else:
-            if any(_cwd_under(q, folder) for q in seen):
-                found.append(pid)
+        line, top = _line(pid, parents, keep)
+        if top != me and inside.intersection(line):
+            found.append(pid)
     return found
 
 
