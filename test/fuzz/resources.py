@@ -302,7 +302,7 @@ def judge(case: ResourceCase, results: list[dict]) -> list[str]:
         if a["status"] != "ok" or b["status"] != "ok":
             continue  # a located error is fine however fast it comes (the time limit still applies)
         ratio = b["n"] / a["n"]
-        ta, tb = a.get("cpu", a["time"]), b.get("cpu", b["time"])  # a hang or crash record has no cpu
+        ta, tb = a["cpu"], b["cpu"]
         if tb > NOISE and tb > GROWTH * ratio * max(ta, NOISE / (GROWTH * ratio)):
             problems.append(f"time grows faster than linear: n {a['n']} -> {b['n']}: {ta:.2f} -> {tb:.2f} CPU s")
         ga, gb = a["rss_growth_mb"], b["rss_growth_mb"]
