@@ -51,6 +51,7 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
+from bench import host
 from bench.stats import geomean
 from convopt.calibrate.fit import fit as calibration_fit  # the same fit convopt-calibrate runs, without a prior
 
@@ -364,7 +365,8 @@ def main() -> None:
     before = json.load(open(before_path)) if os.path.exists(before_path) else {}
     now = current_picks(kernels)
     cpu = current_picks(kernels, "cpu")
-    out: dict = {"fields": list(FIELDS), "build_ns_per_dispatch": BUILD_SECONDS_PER_DISPATCH * 1e9 / BUILD_RUNS, "classes": {}}
+    where = host.meta()  # measures nothing on this host: its commit and date only
+    out: dict = {"commit": where["commit"], "date": where["date"], "fields": list(FIELDS), "build_ns_per_dispatch": BUILD_SECONDS_PER_DISPATCH * 1e9 / BUILD_RUNS, "classes": {}}
     lines = []
     for cls in CLASSES:
         mine = [r for r in rows if r.cls == cls]

@@ -35,10 +35,12 @@ VERSUS = (("PyTorch", "PyTorch eager"), ("Inductor", "Inductor"), ("IREE torch i
 
 ABOUT = {
     "ab-calibrated": "the calibrated cost profile against the class profile, whole steps (bench/ab.py)",
+    "ab-dryrun": "the im2col work from a dry run of its emitter (costs re-fitted) against main before it, whole steps (bench/ab.py)",
     "calibrate": "convopt-calibrate's profile of this host (24 kernels)",
     "costfit": "the cost model fitted on forms.avx512/avx2 (bench/costfit.py)",
     "costfit.before": "the former thresholds' picks: costfit's 'before' column",
     "dispatches": "IREE dispatches per model step, raw import and convopt (bench/dispatches.py)",
+    "dry-dispatches": "per kernel: the dispatches the cost model counts for im2col against IREE's (bench/dry_dispatches.py)",
     "emitted": "per layer: convopt's IR, torch-mlir's and PyTorch (bench/emitted.py)",
     "forms": "per kernel: every form, and auto's pick (bench/forms.py; forms.CLASS: the zen4 host timing IREE code for CLASS)",
     "forms-heldout": "auto's pick on kernels the cost fit never saw (bench/forms.py, bench/costfit.py --heldout)",

@@ -51,11 +51,11 @@ def test_gpu_profile_picks_generic_forms():
     # large for the matmul-form threshold).
     from convopt.lowering.forms import registry
     from convopt.lowering.kernel.relation import Kind, Rel
-    from convopt.lowering.kernel.request import KernelChoices, KernelRequest
+    from convopt.lowering.kernel.request import KernelChoices, sized
 
     def chosen(kind: Kind, roles: dict, device: Device, form: str = "auto") -> str:
         choices = KernelChoices(form=form, device=PROFILES[device])
-        req = KernelRequest(kind, (None, None), ((), ()), (), rels, roles, [r.Ns for r in rels], None, choices)  # type: ignore[arg-type]
+        req = sized(kind, roles, rels, choices)
         return registry.choose(req).form.name
 
     rels = [Rel(S=1, D=1, P=1, K=3, Ns=56, Nb=56)] * 2

@@ -31,7 +31,7 @@ from convopt.lowering.kernel.cost import Work
 from convopt.lowering.kernel.device import PROFILES, Device
 from convopt.lowering.kernel.emit import Emitter
 from convopt.lowering.kernel.relation import Kind, Rel
-from convopt.lowering.kernel.request import KernelChoices, KernelRequest, KernelStats
+from convopt.lowering.kernel.request import KernelChoices, KernelRequest, KernelStats, sized
 from convopt.lowering.kernel.tiles import KernelPlan, Tile, emit_tiled
 from convopt.lowering.patterns.options import KernelPass
 
@@ -167,7 +167,7 @@ def request(kind: Kind, n: int, g: int, ca: int, cb: int, rels: list[Rel], form:
     """A request as the choice sees it (no IR: the checks read only sizes)."""
     device = replace(PROFILES[Device.CPU], builds=replace(PROFILES[Device.CPU].builds, channels_last=channels_last))
     roles = {"n": n, "g": g, "ca": ca, "cb": cb}
-    return KernelRequest(kind, (None, None), ((), ()), (), rels, roles, [r.Ns for r in rels], None, KernelChoices(form=form, device=device))  # type: ignore[arg-type]
+    return sized(kind, roles, rels, KernelChoices(form=form, device=device))
 
 
 SAME_3X3 = [Rel(S=1, D=1, P=1, K=3, Ns=56, Nb=56)] * 2

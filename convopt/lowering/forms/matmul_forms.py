@@ -36,7 +36,8 @@ from ...ir.affine import AffineExpr, AffineMap, d
 from ...ir.builder import Builder
 from ...ir.core import Value
 from ...ir.types import FloatType, ranked
-from ..kernel.cost import Work, dim_work, element_bytes, inserts, output_elements, size
+from ..kernel.cost import Work, dim_work, element_bytes, size
+from ..kernel.dry import dry_work
 from ..kernel.emit import Emitter, Ix, static, unit_groups
 from ..kernel.outputs import Outputs
 from ..kernel.packed import TileTable, mmt4d_plan, packed_matmul
@@ -439,53 +440,10 @@ def im2col_candidate(req: KernelRequest) -> bool:
 
 
 def im2col_work(req: KernelRequest) -> Work:
-    """The work of req in the matmul forms, per group g (absent when 1),
-    with M = prod over dims of the pairs executed (Ns * K each for col2im;
-    for im2col as the pieces of its decided strategies cut them, padded or
-    peeled: tiles.decide), E = its element bytes and A the accumulator's (4):
-
-        gather   im2col cols[(cb, k), (n, s)], matmul W x cols, result permuted into the output
-                 matmul = N*G*Ca*Cb*M, result = N*G*Ca*Ns..., copy = E*N*G*Cb*M + A*N*G*Ca*Ns...
-        weight   im2col cols[(n, s), (cb, k)], A transposed to [g, ca, (n, s)], matmul
-                 matmul = N*G*Ca*Cb*M, result = G*Ca*Cb*K..., copy = E*N*G*Cb*M + E*N*G*Ca*Ns...
-        scatter  A transposed to [g, ca, (n, s)], matmul cols = W^T A, the taps summed (col2im)
-                 matmul = N*G*Ca*Cb*M, result = N*G*Cb*M, copy = A*N*G*Cb*M + E*N*G*Ca*Ns...
-
-        matmuls: one per tile (gather, weight), one (scatter)
-        dispatches: 2 per tile (im2col, matmul) + 1 (gather, weight);
-                    scatter by col2im_window: 3 (+ the padded cols copied) + one per phase
-                    combination (+ the interleave, strided), else 2 + one per tap
-        + cost.inserts of the tiles (the taps of col2im_taps) into the result"""
-    roles, kind = req.roles, req.kind
-    e, acc = element_bytes(req.ins[0]), 4
-    n, g, ca, cb = (size(roles[x]) for x in ("n", "g", "ca", "cb"))
-    small = n * g * ca
-    for r in req.rels:
-        small *= size(r.Ns)
-    if kind == Kind.SCATTER:
-        pairs = taps = phases = 1
-        for r in req.rels:
-            pairs *= size(r.Ns) * size(r.K)
-            taps *= size(r.K)
-            phases *= min(r.S, size(r.K))
-        macs = n * g * ca * cb * pairs
-        work = Work(matmul=macs, matmul_result=macs / ca, matmul_op=1.0, copy_byte=acc * macs / ca + e * small)
-        out = output_elements(kind, roles, req.rels)
-        if window_fits(req.rels):  # the padded cols copied once, then one op per phase (+ the interleave)
-            strided = any(r.S > 1 for r in req.rels)
-            return work + Work(copy_byte=acc * macs / ca + (acc * out if strided else 0), dispatch=3.0 + phases + strided)
-        return work + Work(dispatch=2.0 + taps) + inserts(taps, out)
-    pairs = tiles = 1
-    for r, strategy in zip(req.rels, strategies(req)):
-        executed, count = dim_work(kind, r, strategy)
-        pairs, tiles = pairs * executed, tiles * count
-    macs = n * g * ca * cb * pairs
-    if kind == Kind.GATHER:
-        return Work(matmul=macs, matmul_result=small, matmul_op=tiles, copy_byte=e * macs / ca + acc * small, dispatch=2.0 * tiles + 1) + inserts(tiles, small)
-    result = g * ca * cb
-    for r in req.rels:
-        result *= size(r.K)
-    return Work(matmul=macs, matmul_result=result, matmul_op=tiles, copy_byte=e * macs / ca + e * small, dispatch=2.0 * tiles + 1) + inserts(tiles, result)
+    """The work of req in the matmul forms: what emit_im2col builds for it,
+    counted over its dry run (kernel/dry.py: matmuls, the copies of im2col,
+    col2im, the transposes and inserts, a dispatch each)."""
+    return dry_work(emit_im2col, req)
 
 
 def unpeeled(req: KernelRequest) -> Optional[KernelRequest]:

@@ -106,11 +106,11 @@ class DeviceProfile:
 
 
 AVX512_COSTS = Costs(
-    generic=0.08082, generic_weight=0.3431, generic_depthwise=0.4073, matmul=0.01691, matmul_result=0.0, matmul_op=3633.0, named=0.007548, named_depthwise=0.01678, named_weight=0.05139, copy_byte=0.1203, dispatch=130.5, named_strided=0.007548,
+    generic=0.08067, generic_weight=0.3426, generic_depthwise=0.4125, matmul=0.01764, matmul_result=0.0, matmul_op=4413.0, named=0.007846, named_depthwise=0.02391, named_weight=0.06061, copy_byte=0.1008, dispatch=138.2, named_strided=0.007846,
     build=1200.0, peel_build=4000.0,
 )
 AVX2_COSTS = Costs(
-    generic=0.08365, generic_weight=0.3084, generic_depthwise=0.3832, matmul=0.02344, matmul_result=0.0, matmul_op=3641.0, named=0.06871, named_depthwise=0.01371, named_weight=0.1352, copy_byte=0.1085, dispatch=126.4, named_strided=0.06871,
+    generic=0.08366, generic_weight=0.3083, generic_depthwise=0.3912, matmul=0.02394, matmul_result=0.0, matmul_op=4370.0, named=0.06951, named_depthwise=0.01943, named_weight=0.1519, copy_byte=0.09282, dispatch=116.5, named_strided=0.06951,
     build=1200.0, peel_build=4000.0,
 )
 """The costs of the two x86 classes (ns per multiply-add, result element,

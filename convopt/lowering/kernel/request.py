@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Optional
 
 from ...ir.core import Value
-from ...ir.types import FloatType
+from ...ir.types import FloatType, RankedTensorType
 from ..choices import Peel
 from .device import PROFILES, Device, DeviceProfile
 from .emit import Ix
 from .packed import TileTable
 from .relation import Kind, Rel, Strategy
-from .roles import Layout
+from .roles import A_LAYOUT, B_LAYOUT, W_LAYOUT, Layout
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,31 @@ class KernelRequest:
     choices: KernelChoices = DEFAULT_CHOICES
     image_padding: Sequence[int] = ()
     emission: Emission = Emission()
+
+
+def sized(kind: Kind, roles: dict[str, int], rels: Sequence[Rel], choices: KernelChoices = DEFAULT_CHOICES, dtype: str = "f32") -> KernelRequest:
+    """A request of sizes alone, its inputs Values that belong to no IR (a
+    dry run or the cost model reads them; tests, bench): per kind the
+    operands the lowering gives it (roles.KERNELS), of element type dtype, with
+    grad_output A [N, G*Ca, Ns...], image B [N, G*Cb, Nb...] and weight W
+    [G*Ca, Cb, K...]; a size that is not an int is dynamic."""
+    def dim(*sizes: object) -> Optional[int]:
+        out = 1
+        for x in sizes:
+            if not isinstance(x, int):
+                return None
+            out *= x
+        return out
+
+    n, g, ca, cb = (roles[r] for r in ("n", "g", "ca", "cb"))
+    shapes = {"A": (dim(n), dim(g, ca), *(dim(r.Ns) for r in rels)), "B": (dim(n), dim(g, cb), *(dim(r.Nb) for r in rels)),
+              "W": (dim(g, ca), dim(cb), *(dim(r.K) for r in rels))}
+    layouts = {"A": A_LAYOUT, "B": B_LAYOUT, "W": W_LAYOUT}
+    ins, out = {Kind.WEIGHT: (("A", "B"), "W"), Kind.GATHER: (("B", "W"), "A"), Kind.SCATTER: (("A", "W"), "B")}[kind]
+    element = FloatType(dtype)
+    a, b = (Value(RankedTensorType(shapes[x], element)) for x in ins)
+    spatial = [{"A": r.Ns, "B": r.Nb, "W": r.K}[out] for r in rels]
+    return KernelRequest(kind, (a, b), (layouts[ins[0]], layouts[ins[1]]), layouts[out], rels, dict(roles), spatial, accumulator_type(element), choices)  # type: ignore[arg-type]
 
 
 @dataclass
