@@ -519,7 +519,8 @@ def packed(v: Variant) -> Optional[Variant]:
     where it has one matmul that mmt4d_plan tiles: its multiply-adds become
     `packed` ones (padded to the tiles), plus the bytes the packs and the
     unpack write, E*(m*k + k*n) + A*m*n, and their 2 dispatches (IREE
-    makes the pack of the im2col columns a dispatch of its own).  Not the
+    makes the pack of the im2col columns a dispatch of its own); its
+    emission decided again with those tiles (tiles.decide).  Not the
     scatter: its packed col2im matmul ran slower than the plain one
     (docs/decisions.md, packed)."""
     tiles = v.req.choices.device.packed_tiles
@@ -530,7 +531,7 @@ def packed(v: Variant) -> Optional[Variant]:
     m, n, k = shape
     e = element_bytes(v.req.ins[0])
     work = dataclasses.replace(v.work, matmul=0.0) + Work(packed=float(plan.executed), copy_byte=float(e * (m * k + k * n) + 4 * m * n), dispatch=2.0)
-    return Variant(f"{v.name}+packed", dataclasses.replace(v.req, choices=dataclasses.replace(v.req.choices, tiles=tiles)), work)
+    return Variant(f"{v.name}+packed", decide(dataclasses.replace(v.req, choices=dataclasses.replace(v.req.choices, tiles=tiles))), work)
 
 
 def im2col_variants(req: KernelRequest) -> list[Variant]:

@@ -130,7 +130,8 @@ def decide(req: KernelRequest) -> KernelRequest:
     """req with its Emission decided from its peel policy, its profile
     (what the target builds, its costs), its shapes and element type and
     its matmul tiles: once per kernel where its form is chosen
-    (registry.choose), again for a variant of another peel policy."""
+    (registry.choose), again for a variant of another peel policy or
+    other matmul tiles."""
     device, builds = req.choices.device, req.choices.device.builds
     emission = Emission(
         strategies=tuple(choose_strategy(req.kind, FOLD, r, req.choices.peel, device) for r in req.rels),
