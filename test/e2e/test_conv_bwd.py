@@ -157,7 +157,7 @@ TILED = [
     harness.C("stem_like", batch=1, cin=3, cout=16, spatial=64, kernel=7, stride=2, padding=3, mask=(False, True, False)),
     harness.C("dense_3x3", batch=2, cin=32, cout=64, spatial=16, kernel=3, padding=1, mask=(True, True, False)),
     # auto form: bf16 grad_input as im2col of grad_output + packed matmul
-    # (channels_last.scatter_as_matmul), f32 as conv_2d_nhwc_hwcf
+    # (tiles.scatter_matmul), f32 as conv_2d_nhwc_hwcf
     harness.C("dense_3x3_auto", batch=2, cin=32, cout=64, spatial=16, kernel=3, padding=1, mask=(True, False, False)),
 ]
 TILED_ARGS = {

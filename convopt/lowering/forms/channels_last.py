@@ -40,7 +40,6 @@ from ...ir.core import Value
 from ...ir.types import FloatType, ranked
 from ..kernel.cost import padded_pairs
 from ..kernel.emit import Emitter, Ix, static
-from ..kernel.packed import mmt4d_plan
 from ..kernel.phases import interleave
 from ..kernel.relation import Kind, Rel, reaching
 from ..kernel.request import KernelRequest, KernelStats
@@ -154,29 +153,6 @@ def window_pairs(kind: Kind, rels: Sequence[Rel], split: bool) -> int:
     return pairs
 
 
-SCATTER_MATMUL_TYPES = ("bf16",)
-"""Element types whose dense stride-1 scatter is emitted as im2col of the
-padded grad_output and one packed matmul (`_scatter_im2col`) rather than
-`conv_2d_nhwc_hwcf`: IREE's bf16 convolution runs at ~1/3 of its bf16
-mmt4d microkernels (docs/decisions.md, SCATTER_MATMUL_TYPES)."""
-
-
-def scatter_as_matmul(em: Emitter, a: Value, req: KernelRequest) -> bool:
-    """The dense scatter takes _scatter_im2col: element type listed and the
-    matmul [Cb, Ca*K...] x [Ca*K..., N*Nb...] packed by `--matmul-tiles`
-    (never with the default `none`: without the mmt4d microkernels the
-    named convolution is the faster form)."""
-    element = str(ranked(a.type).element_type)
-    if element not in SCATTER_MATMUL_TYPES:
-        return False
-    ca, cb, n = req.roles["ca"], req.roles["cb"], req.roles["n"]
-    rows, positions = ca, n
-    for r in req.rels:
-        rows *= r.K  # type: ignore[operator]
-        positions *= r.Nb  # type: ignore[operator]
-    return mmt4d_plan(cb, positions, rows, element, req.choices.tiles) is not None
-
-
 def transpose(em: Emitter, v: Value, perm: Sequence[int]) -> Value:
     """out[i...] = v[i at perm...]: dim j of the result is dim perm[j] of v."""
     if list(perm) == list(range(len(perm))):
@@ -276,7 +252,7 @@ def emit_channels_last_kernel(em: Emitter, req: KernelRequest, stats: KernelStat
     if req.kind == Kind.WEIGHT:
         return _weight(em, ins[0], ins[1], req, stats)
     nd, has_n = len(req.rels), req.roles["n"] != 1
-    if req.kind == Kind.SCATTER and not is_depthwise(req.roles) and scatter_as_matmul(em, ins[0], req):
+    if req.emission.scatter_matmul:  # a dense scatter (tiles.scatter_matmul)
         return _scatter_im2col(em, ins[0], ins[1], req, stats)
     x = ins[0] if has_n else em.expand(ins[0], [[0, 1]] + [[i + 1] for i in range(1, nd + 1)], [1] + em.shape(ins[0]))
     x = transpose(em, x, [0] + list(range(2, nd + 2)) + [1])  # [n, spatial..., c]
@@ -471,8 +447,8 @@ def _weight(em: Emitter, a: Value, b: Value, req: KernelRequest, stats: KernelSt
 
 
 def _scatter_im2col(em: Emitter, a: Value, w: Value, req: KernelRequest, stats: KernelStats) -> Value:
-    """The dense stride-1 scatter as the gather over the flipped weight
-    (see _scatter), as im2col read straight from channels-first A
+    """The dense stride-1 scatter (where the emission says scatter_matmul)
+    as the gather over the flipped weight (see _scatter), as im2col read straight from channels-first A
     [n, ca, s...] (n absent when N = 1) and one (packed) matmul:
 
         cols[(ca, m...), (n, b...)] = A[n, ca, b + D*m - (D*(K-1) - P) ...]   (zero outside)

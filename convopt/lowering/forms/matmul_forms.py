@@ -43,7 +43,7 @@ from ..kernel.outputs import Outputs
 from ..kernel.packed import TileTable, mmt4d_plan, packed_matmul
 from ..kernel.phases import interleave
 from ..kernel.relation import Kind, Rel, Span, Strategy, tap_range
-from ..kernel.request import KernelRequest, KernelStats, Peel
+from ..kernel.request import Col2im, KernelRequest, KernelStats, Peel
 from ..kernel.roles import from_roles
 from ..kernel.tiles import Combo, KernelPlan, Tile, decide, emit_tiled, plan_decided, strategies
 from .registry import FormDef, Variant, register
@@ -188,17 +188,10 @@ def col2im_taps(em: Emitter, cols: Value, cols_order: list[Dim], out_lead: list[
     return outputs.finish()
 
 
-def window_fits(rels: Sequence[Rel]) -> bool:
-    """Whether col2im_window takes the scatter: static spatial dims (the
-    batch and channels may be dynamic), P >= 0, and D = 1 along every
-    strided dim."""
-    return all(r.static and r.P >= 0 and (r.S == 1 or r.D == 1) for r in rels)
-
-
 def col2im_window(em: Emitter, cols: Value, cols_order: list[Dim], out_lead: list[Ix], out_roles: list[Dim], rels: Sequence[Rel], acc_type: FloatType) -> Value:
-    """col2im as one elementwise sum per output phase (window_fits): every
-    tap of the phase is a shifted slice of cols, added in one op.  Per dim,
-    b the output position:
+    """col2im as one elementwise sum per output phase (Col2im.WINDOW, where
+    tiles.choose_col2im allows it): every tap of the phase is a shifted
+    slice of cols, added in one op.  Per dim, b the output position:
 
         S = 1:  out[.., b]  = sum_{k < K} cols[.., k, .., b + P - D*k]
         S > 1:  P_r[.., q]  = sum_{j < J_r} cols[.., r + S*j, .., q - j]
@@ -385,7 +378,8 @@ def matmul_tile(em: Emitter, req: KernelRequest, plan: KernelPlan, tile: Tile, s
 
 
 def emit_col2im_kernel(em: Emitter, req: KernelRequest, plan: KernelPlan, stats: KernelStats) -> Value:
-    """The scatter as cols = W^T A, then the taps summed into the output (col2im_window, else col2im_taps):
+    """The scatter as cols = W^T A, then the taps summed into the output as
+    the emission says (Col2im: col2im_window or col2im_taps):
 
         cols[g, (cb, k...), (n, s...)] = sum_ca W[g, (cb, k), ca] * A[g, ca, (n, s)]
 
@@ -398,7 +392,7 @@ def emit_col2im_kernel(em: Emitter, req: KernelRequest, plan: KernelPlan, stats:
     parts = [dims.pick("cb") + dims.ks, dims.pick("n") + dims.ss]
     product, macs = batched_matmul(em, lhs, rhs, bool(dims.batch), acc_type, req.choices.tiles)
     col_matrix, cols_order = dims.unmatrix(em, product, parts)
-    if window_fits(rels):
+    if req.emission.col2im == Col2im.WINDOW:
         result = col2im_window(em, col_matrix, cols_order, out_lead, dims.out_roles, rels, acc_type)
     else:
         ranges = [[tap_range(em, rel, k) for k in range(rel.k)] for rel in rels]
@@ -483,7 +477,8 @@ def packed(v: Variant) -> Optional[Variant]:
     where it has one matmul that mmt4d_plan tiles: its multiply-adds become
     `packed` ones (padded to the tiles), plus the bytes the packs and the
     unpack write, E*(m*k + k*n) + A*m*n, and their 2 dispatches (IREE
-    makes the pack of the im2col columns a dispatch of its own).  Not the
+    makes the pack of the im2col columns a dispatch of its own); its
+    emission decided again with those tiles (tiles.decide).  Not the
     scatter: its packed col2im matmul ran slower than the plain one
     (docs/decisions.md, packed)."""
     tiles = v.req.choices.device.packed_tiles
@@ -494,7 +489,7 @@ def packed(v: Variant) -> Optional[Variant]:
     m, n, k = shape
     e = element_bytes(v.req.ins[0])
     work = dataclasses.replace(v.work, matmul=0.0) + Work(packed=float(plan.executed), copy_byte=float(e * (m * k + k * n) + 4 * m * n), dispatch=2.0)
-    return Variant(f"{v.name}+packed", dataclasses.replace(v.req, choices=dataclasses.replace(v.req.choices, tiles=tiles)), work)
+    return Variant(f"{v.name}+packed", decide(dataclasses.replace(v.req, choices=dataclasses.replace(v.req.choices, tiles=tiles))), work)
 
 
 def im2col_variants(req: KernelRequest) -> list[Variant]:

@@ -7,6 +7,7 @@ anyone can add to.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Optional
@@ -38,6 +39,16 @@ class KernelChoices:
 DEFAULT_CHOICES = KernelChoices()
 
 
+class Col2im(enum.Enum):
+    """How the scatter of the matmul forms sums its taps into the output
+    (forms/matmul_forms.py): WINDOW, one elementwise op per output phase
+    over shifted slices of the zero-padded columns (col2im_window); TAPS,
+    each tap added over exactly the positions it reaches (col2im_taps)."""
+
+    WINDOW = "window"
+    TAPS = "taps"
+
+
 @dataclass(frozen=True)
 class Emission:
     """How a variant's IR is shaped: decided once per kernel with its
@@ -57,7 +68,12 @@ class Emission:
     tap_weight_first: a single-tap phase of a strided scatter takes the
         weight first;
     symmetric_pad: a weight kernel's image B, padded low by the forward
-        convolution's P, is padded by P at the high end too."""
+        convolution's P, is padded by P at the high end too;
+    col2im: how a scatter in the matmul forms sums its taps (Col2im;
+        tiles.choose_col2im);
+    scatter_matmul: a dense scatter in the channels-last form is im2col
+        and one packed matmul rather than the named convolution
+        (tiles.scatter_matmul)."""
 
     strategies: tuple[Strategy, ...] = ()
     interleave_phases: bool = False
@@ -66,6 +82,8 @@ class Emission:
     weight_spatial_first: bool = False
     tap_weight_first: bool = False
     symmetric_pad: bool = False
+    col2im: Col2im = Col2im.TAPS
+    scatter_matmul: bool = False
 
 
 @dataclass(frozen=True)

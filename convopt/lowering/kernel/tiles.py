@@ -11,17 +11,20 @@ which ops compute the tile.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ...ir.core import Value
+from ...ir.types import ranked
 from .cost import FOLD
 from .device import DeviceProfile
 from .emit import Emitter, IndexArith, Ix
 from .outputs import Outputs
+from .packed import mmt4d_plan
 from .phases import PhaseOutputs, interleavable
 from .relation import PIECES, Kind, Piece, Rel, Span, Strategy, pieces
-from .request import Emission, KernelRequest, KernelStats, Peel
+from .request import Col2im, Emission, KernelRequest, KernelStats, Peel
 from .roles import KERNELS, from_roles, present, to_roles
 from .taps import tap_blocks
 
@@ -87,15 +90,54 @@ def choose_strategy(kind: Kind, em: IndexArith, r: Rel, policy: Peel, device: De
     return Strategy.PEELED if executed > 0 and r.useful() < (1 - device.costs.peel_waste) * executed else Strategy.PADDED
 
 
+def choose_col2im(rels: Sequence[Rel]) -> Col2im:
+    """How a scatter in the matmul forms sums its taps: WINDOW
+    (col2im_window) where every spatial dim is static with P >= 0 and
+    D = 1 along every strided dim, else TAPS (col2im_taps: exact at any
+    padding and dilation)."""
+    return Col2im.WINDOW if all(r.static and r.P >= 0 and (r.S == 1 or r.D == 1) for r in rels) else Col2im.TAPS
+
+
+SCATTER_MATMUL_TYPES = ("bf16",)
+"""Element types whose dense stride-1 scatter in the channels-last form is
+emitted as im2col of the padded grad_output and one packed matmul
+(channels_last._scatter_im2col) rather than `conv_2d_nhwc_hwcf`: IREE's
+bf16 convolution runs at ~1/3 of its bf16 mmt4d microkernels
+(docs/decisions.md, SCATTER_MATMUL_TYPES)."""
+
+
+def scatter_matmul(req: KernelRequest) -> bool:
+    """Whether a dense scatter (not Ca = Cb = 1) in the channels-last form
+    takes _scatter_im2col: its element type (of grad_output, ins[0]) is
+    listed and the matmul [Cb, Ca*K...] x [Ca*K..., N*Nb...] is packed by
+    `--matmul-tiles` (never with the default `none`: without the mmt4d
+    microkernels the named convolution is the faster form)."""
+    roles = req.roles
+    if req.kind != Kind.SCATTER or (roles["ca"] == 1 and roles["cb"] == 1) or not req.choices.tiles:
+        return False
+    element = str(ranked(req.ins[0].type).element_type)
+    if element not in SCATTER_MATMUL_TYPES:
+        return False
+    sizes = [roles["ca"], roles["cb"], roles["n"], *(r.K for r in req.rels), *(r.Nb for r in req.rels)]
+    if not all(isinstance(x, int) for x in sizes):
+        return False  # dynamic: the channels-last form takes static kernels only
+    rows = roles["ca"] * math.prod(r.K for r in req.rels)  # type: ignore[operator,misc]
+    positions = roles["n"] * math.prod(r.Nb for r in req.rels)  # type: ignore[operator,misc]
+    return mmt4d_plan(roles["cb"], positions, rows, element, req.choices.tiles) is not None
+
+
 def decide(req: KernelRequest) -> KernelRequest:
-    """req with its Emission decided from its peel policy and its profile
-    (what the target builds, its costs): once per kernel where its form is
-    chosen (registry.choose), again for a variant of another peel policy."""
+    """req with its Emission decided from its peel policy, its profile
+    (what the target builds, its costs), its shapes and element type and
+    its matmul tiles: once per kernel where its form is chosen
+    (registry.choose), again for a variant of another peel policy or
+    other matmul tiles."""
     device, builds = req.choices.device, req.choices.device.builds
     emission = Emission(
         strategies=tuple(choose_strategy(req.kind, FOLD, r, req.choices.peel, device) for r in req.rels),
         interleave_phases=not builds.strided_inserts, dense_taps=not builds.strided_filter, image_first=not builds.image_second,
         weight_spatial_first=not builds.channels_first_weight, tap_weight_first=not builds.quick_tap_products, symmetric_pad=not builds.own_pads,
+        col2im=choose_col2im(req.rels), scatter_matmul=scatter_matmul(req),
     )
     return replace(req, emission=emission)
 
