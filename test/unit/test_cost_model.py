@@ -197,6 +197,22 @@ def test_dense_channels_last_only_with_whole_vector_lanes(cin, considered):
     assert registry.form("named").candidate(request(Kind.SCATTER, 2, 1, cin, 16, rels))  # Ca = Cout: not the output's
 
 
+@pytest.mark.parametrize("kind, g, ca, cb, rels, devices", [
+    (Kind.GATHER, 1, 128, 64, [Rel(S=2, D=1, P=1, K=3, Ns=14, Nb=28)] * 2, (Device.AVX512,)),  # unet-up-transposed grad_input: 90x slower
+    (Kind.WEIGHT, 16, 1, 1, [Rel(S=1, D=1, P=3, K=7, Ns=8, Nb=8)] * 2, (Device.AVX2, Device.AVX512)),  # convnext's 7x7 dwconv: 0.62 useful
+])
+def test_channels_last_rules_exclude_what_the_prices_would_take(kind, g, ca, cb, rels, devices):
+    """measured_faster is a gate, not a price (docs/decisions.md,
+    channels_last_kernels, MIN_EFFICIENCY): bench/forms.py never timed
+    these kernels in channels-last, and the fitted prices alone would take
+    it for them (the strided gather on AVX-512 only: AVX2's named is 9x dearer)."""
+    for device in devices:
+        req = request(kind, 2, g, ca, cb, rels, device=device)
+        pick = registry.choose(req)
+        assert not registry.form("named").candidate(req) and pick.form.name != "named"
+        assert PROFILES[device].costs.total(named_work(req)) < pick.cost
+
+
 @pytest.mark.parametrize("field", [*FIELDS, "build", "peel_build"])
 def test_cpu_costs_lie_between_the_classes(field):
     low, high = sorted((getattr(AVX512_COSTS, field), getattr(AVX2_COSTS, field)))
