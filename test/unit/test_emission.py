@@ -92,13 +92,14 @@ def test_col2im_rule(rel, expected):
 
 
 def test_the_emission_carries_col2im(monkeypatch):
-    """Decided with the kernel; the emitter takes the form it names."""
+    """Decided with the kernel; the emitter takes the form it names (in
+    the work estimate's dry run of it too: kernel/dry.py)."""
     taps, window = spy(monkeypatch, matmul_forms, "col2im_taps"), spy(monkeypatch, matmul_forms, "col2im_window")
     _, (req,) = lower(STRIDED_DILATED, IM2COL)
-    assert req.emission.col2im == Col2im.TAPS and taps == ["col2im_taps"] and window == []
+    assert req.emission.col2im == Col2im.TAPS and set(taps) == {"col2im_taps"} and window == []
     taps.clear()
     _, (req,) = lower(SAME, IM2COL)
-    assert req.emission.col2im == Col2im.WINDOW and window == ["col2im_window"] and taps == []
+    assert req.emission.col2im == Col2im.WINDOW and set(window) == {"col2im_window"} and taps == []
 
 
 def test_col2im_follows_the_emission(monkeypatch):
@@ -108,18 +109,19 @@ def test_col2im_follows_the_emission(monkeypatch):
     overrule(monkeypatch, col2im=Col2im.TAPS)
     taps, window = spy(monkeypatch, matmul_forms, "col2im_taps"), spy(monkeypatch, matmul_forms, "col2im_window")
     by_taps, (req,) = lower(SAME, IM2COL)
-    assert req.emission.col2im == Col2im.TAPS and taps == ["col2im_taps"] and window == []
+    assert req.emission.col2im == Col2im.TAPS and set(taps) == {"col2im_taps"} and window == []
     assert by_taps != by_window
     assert error(SAME, by_taps) <= harness.TOLERANCE[SAME.dtype]
 
 
 def test_the_work_estimate_reads_col2im():
-    """im2col_work counts what the emission's col2im emits: one op per
-    phase combination (WINDOW) or a dispatch per tap (TAPS)."""
+    """im2col_work counts what the emission's col2im emits (its dry run):
+    the matmul, the zero-padded cols and one op per phase combination
+    (WINDOW), or an add per tap and an insert of each that covers part of the output (TAPS)."""
     _, (req,) = lower(SAME, IM2COL)
     as_taps = dataclasses.replace(req, emission=dataclasses.replace(req.emission, col2im=Col2im.TAPS))
     window, taps = matmul_forms.im2col_work(req), matmul_forms.im2col_work(as_taps)
-    assert window.dispatch == 4.0 and taps.dispatch > 2.0 + 9  # 3 + one phase; 2 + one per tap (+ the inserts')
+    assert window.dispatch == 3.0 and taps.dispatch > 1.0 + 9  # at least an add per tap, most with their insert
 
 
 # --- the dense channels-last scatter --------------------------------------------------------------
