@@ -16,7 +16,7 @@ over every measured candidate whose IR differs from the others'
     generic peel=never   generic_work, peel never
     im2col peel=auto     im2col_work, peel auto          (variant `pieces`)
     im2col peel=never    im2col_work, peel never         (variant `padded`)
-    named peel=auto      named_work, where channels-last fits
+    named peel=auto      named_work (its variant), where channels-last fits
     auto compact         generic_work of generic_form.compact (variant `compact`)
 
 Leave one family out: a kernel's family is the test/models model it came
@@ -127,7 +127,7 @@ def candidate(label: str, req):
     from convopt.lowering.forms.channels_last import channels_last_fits
     from convopt.lowering.forms.generic_form import compact, generic_work
     from convopt.lowering.forms.matmul_forms import im2col_fits, im2col_work
-    from convopt.lowering.forms.named_form import named_work
+    from convopt.lowering.forms.named_form import named_variants
     from convopt.lowering.kernel.request import Peel
 
     peel = Peel.NEVER if label.endswith("never") else Peel.AUTO
@@ -137,7 +137,7 @@ def candidate(label: str, req):
     if label.startswith("im2col"):
         return (f"im2col/{peel}", r, im2col_work(r)) if im2col_fits(r) else None
     if label.startswith("named"):
-        return ("named", r, named_work(r)) if channels_last_fits(r.kind, r.roles, r.rels) else None
+        return ("named", r, named_variants(r)[0].work) if channels_last_fits(r.kind, r.roles, r.rels) else None
     one_op = compact(req)
     return ("generic/compact", one_op, generic_work(one_op)) if one_op is not None else None
 

@@ -161,3 +161,24 @@ def test_an_f32_scatter_told_so_is_one_matmul(monkeypatch):
     assert req.emission.scatter_matmul and matmul == ["_scatter_im2col"]
     assert "conv_2d_nhwc_hwcf" not in text and "linalg.matmul" in text
     assert error(SMALL_DENSE, text) <= harness.TOLERANCE[SMALL_DENSE.dtype]
+
+
+# --- the named form's variant -------------------------------------------------------------------
+
+
+def test_the_named_emitter_follows_its_variant():
+    """named_variants decides channels-last or the channels-first gather
+    into the emission; emit_named builds what the emission says, whatever
+    the shapes would allow (a 3-D dense gather with taps in every dim fits both)."""
+    from convopt.lowering.forms.named_form import emit_named, named_variants
+    from convopt.lowering.kernel.dry import dry_run
+    from convopt.lowering.kernel.relation import Kind, Rel
+    from convopt.lowering.kernel.request import sized
+
+    req = tiles.decide(sized(Kind.GATHER, {"n": 2, "g": 1, "ca": 8, "cb": 8}, [Rel(S=1, D=1, P=1, K=3, Ns=24, Nb=24)] * 3))
+    (variant,) = named_variants(req)
+    assert variant.req.emission.channels_last
+    names = {op.name for op in dry_run(emit_named, variant.req)}
+    first = {op.name for op in dry_run(emit_named, dataclasses.replace(variant.req, emission=dataclasses.replace(variant.req.emission, channels_last=False)))}
+    assert any("nhwc" in n for n in names) and not any("ncdhw" in n for n in names)
+    assert any("ncdhw" in n for n in first) and not any("nhwc" in n for n in first)

@@ -9,6 +9,7 @@ channels-last form where it fits and the device profile builds it
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional
 
 from ...ir.core import Value
@@ -71,7 +72,7 @@ def named_work(req: KernelRequest) -> Work:
     pairs.  A channels-first named gather
     (forced `named` only) counts the same."""
     n, g, ca, cb = (size(req.roles[x]) for x in ("n", "g", "ca", "cb"))
-    split = splits_depth(len(req.rels), is_depthwise(req.roles)) and channels_last(req)
+    split = splits_depth(len(req.rels), is_depthwise(req.roles)) and req.emission.channels_last
     pairs = window_pairs(req.kind, req.rels, split)
     small = big = 1
     for r in req.rels:
@@ -93,15 +94,18 @@ def _split_dispatches(first: Rel, n: int) -> int:
 
 
 def named_variants(req: KernelRequest) -> list[Variant]:
-    """One variant: the named convolutions of emit_named."""
-    return [Variant("named", req, named_work(req))]
+    """One variant: channels-last convolutions where channels_last takes
+    req, else the channels-first named gather (named_fits), decided here
+    into the emission emit_named follows."""
+    decided = dataclasses.replace(req, emission=dataclasses.replace(req.emission, channels_last=channels_last(req)))
+    return [Variant("named", decided, named_work(decided))]
 
 
 def emit_named(em: Emitter, req: KernelRequest, stats: KernelStats) -> Value:
-    """req (named_fits) as named convolutions; stats.form says which
-    ("channels-last", or the channels-first op's name)."""
+    """req as the named convolutions its emission names (named_variants);
+    stats.form says which ("channels-last", or the channels-first op's name)."""
     roles = req.roles
-    if channels_last(req):
+    if req.emission.channels_last:
         stats.form = "channels-last"
         return from_roles(em, emit_channels_last_kernel(em, req, stats), req.out_layout, roles)
     name = channels_first_name(req)

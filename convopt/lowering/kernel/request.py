@@ -73,7 +73,10 @@ class Emission:
         tiles.choose_col2im);
     scatter_matmul: a dense scatter in the channels-last form is im2col
         and one packed matmul rather than the named convolution
-        (tiles.scatter_matmul)."""
+        (tiles.scatter_matmul);
+    channels_last: the named form's variant is channels-last convolutions
+        (forms/channels_last.py), not a channels-first named gather
+        (forms/named.py); set by that form's variants."""
 
     strategies: tuple[Strategy, ...] = ()
     interleave_phases: bool = False
@@ -84,6 +87,7 @@ class Emission:
     symmetric_pad: bool = False
     col2im: Col2im = Col2im.TAPS
     scatter_matmul: bool = False
+    channels_last: bool = False
 
 
 @dataclass(frozen=True)
