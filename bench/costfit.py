@@ -142,15 +142,15 @@ def candidate(label: str, req):
     return ("generic/compact", one_op, generic_work(one_op)) if one_op is not None else None
 
 
-def load(results: str) -> tuple[list[Row], dict]:
-    """Every distinct measured candidate of every kernel, both classes; and
-    per (class, kernel) its entry and request."""
+def load(results: str, runs: tuple[str, ...] = RUNS) -> tuple[list[Row], dict]:
+    """Every distinct measured candidate of every kernel of these runs,
+    both classes; and per (class, kernel) its entry and request."""
     from convopt.lowering.kernel.cost import FIELDS
 
     rows: list[Row] = []
     kernels: dict = {}
     requests: dict = {}
-    for run in RUNS:
+    for run in runs:
         for cls in CLASSES:
             path = os.path.join(results, f"{run}.{cls}.json")
             if not os.path.exists(path):
@@ -257,6 +257,32 @@ def measured(e: dict, label: Optional[str]) -> Optional[float]:
     return ms
 
 
+def validate(results: str, run: str) -> str:
+    """This tree's pick (the class profiles and cpu's) on the kernels of
+    the tables `run`.CLASS.json, which the fit never read: per family the
+    kernels picked within 10% of the fastest form auto considers (LABELS),
+    the worst and the geometric mean of pick / fastest; then each miss."""
+    _, kernels = load(results, (run,))
+    lines = []
+    for device in ("", "cpu"):
+        chosen = current_picks(kernels, device)
+        for cls in CLASSES:
+            fams: dict[str, list[float]] = {}
+            misses = []
+            for (c, key), (e, _) in kernels.items():
+                label = chosen.get(f"{c} {key}")
+                t, best = measured(e, label), min((e["times_ms"][x] for x in LABELS if e["times_ms"].get(x)), default=None)
+                if c != cls or t is None or best is None:
+                    continue
+                fams.setdefault(family(e["layer"]), []).append(t / best)
+                if t / best > 1.10:
+                    misses.append(f"     {key[:58]:58} {label} {t / best:.2f}x")
+            every = [x for v in fams.values() for x in v]
+            lines.append(f"== {run}.{cls}, the {device or cls} profile's pick: {sum(x <= 1.10 for x in every)}/{len(every)} within 10%, {stats(every)} (worst, geomean)")
+            lines += [f"   {fam:22} {sum(x <= 1.10 for x in v):>3}/{len(v):<3} {stats(v)}" for fam, v in sorted(fams.items())] + misses
+    return "\n".join(lines)
+
+
 def heldout(paths: list[str]) -> str:
     """The --heldout tables (markdown): per family and measured auto device,
     kernels within 10% of the fastest measured candidate, the worst and the
@@ -349,8 +375,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--results", default=os.path.join(HERE, "results"))
     parser.add_argument("--picks", default="", help="only write this tree's pick per kernel to this file")
+    parser.add_argument("--validate", default="", metavar="RUN", help="fit nothing: this tree's picks on the tables RUN.CLASS.json (e.g. forms-zen5) against their fastest form")
     parser.add_argument("--heldout", nargs="+", metavar="JSON", help="fit nothing: auto's measured time against the fastest, per family, in these forms.py tables")
     args = parser.parse_args()
+    if args.validate:
+        text = validate(args.results, args.validate)
+        print(text)
+        with open(os.path.join(args.results, f"costfit-validate.{args.validate}.txt"), "w") as f:
+            f.write(text + "\n")
+        return
     if args.heldout:
         print(heldout(args.heldout))
         return

@@ -21,7 +21,7 @@ fastest, and which candidate each auto is the same IR as.  These tables
 are the data bench/costfit.py fits the cost model of each CPU class on
 (convopt/lowering/kernel/device.py, cost.py).
 
-    python -m bench.forms [--layers a,b] [--models audio_encoder,...] [--dtypes f32]
+    python -m bench.forms [--layers a,b] [--models audio_encoder,...] [--only a,model:layer] [--dtypes f32]
                          [--target-cpu host,znver2] [--devices cpu,avx2,avx512] [--repeats 15]
 """
 
@@ -142,6 +142,7 @@ def main() -> None:
     parser.add_argument("--quiet-wait", type=float, default=0.0)
     parser.add_argument("--out", default=os.path.join(HERE, "results"))
     parser.add_argument("--joint", action="store_true", help="time grad_input and grad_weight together in one op (gradient 'both'), not one at a time")
+    parser.add_argument("--only", default="", help="comma-separated layer names (model:layer for --models' convolutions): time only these")
     parser.add_argument("--summary", action="store_true", help="measure nothing: print the summary of the tables in --out")
     args = parser.parse_args()
     if args.summary:
@@ -154,6 +155,8 @@ def main() -> None:
     elif args.layers:
         layers = {n: layers[n] for n in args.layers.split(",")}
     layers.update(model_layers([m for m in args.models.split(",") if m]))
+    if args.only:
+        layers = {n: layers[n] for n in args.only.split(",")}
     targets = [t for t in args.target_cpu.split(",") if t]
     cands = candidates([d for d in args.devices.split(",") if d], args.cost_profile)
     variants = emitted.expand_variants(cands, targets, ["cpu"])

@@ -35,9 +35,11 @@ VERSUS = (("PyTorch", "PyTorch eager"), ("Inductor", "Inductor"), ("IREE torch i
 
 ABOUT = {
     "ab-calibrated": "the calibrated cost profile against the class profile, whole steps (bench/ab.py)",
+    "ab-competes": "channels-last priced where the measured gate kept it out (channels_last.competes) against main before it, whole steps (bench/ab.py)",
     "ab-dryrun": "the im2col work from a dry run of its emitter (costs re-fitted) against main before it, whole steps (bench/ab.py)",
     "calibrate": "convopt-calibrate's profile of this host (24 kernels)",
     "costfit": "the cost model fitted on forms.avx512/avx2 (bench/costfit.py)",
+    "costfit-validate": "this tree's picks on the forms tables the fit never read (bench/costfit.py --validate RUN)",
     "costfit.before": "the former thresholds' picks: costfit's 'before' column",
     "dispatches": "IREE dispatches per model step, raw import and convopt (bench/dispatches.py)",
     "dry-dispatches": "per kernel: the dispatches the cost model counts for im2col against IREE's (bench/dry_dispatches.py)",

@@ -12,7 +12,7 @@ import pytest
 from convopt.lowering.forms import registry
 from convopt.lowering.forms.generic_form import compact, generic_variants, generic_work
 from convopt.lowering.forms.matmul_forms import im2col_variants, im2col_work
-from convopt.lowering.forms.named_form import named_work
+from convopt.lowering.forms.named_form import named_variants, named_work
 from convopt.lowering.forms.tap_matmul import taps_fits, taps_work
 from convopt.lowering.kernel.cost import FIELDS, FITTED_MIN_MACS, Costs, Work, dim_work, inserts, output_elements, within_fit
 from convopt.lowering.kernel.device import AVX2_COSTS, AVX512_COSTS, CPU_COSTS, PROFILES, Device
@@ -197,20 +197,25 @@ def test_dense_channels_last_only_with_whole_vector_lanes(cin, considered):
     assert registry.form("named").candidate(request(Kind.SCATTER, 2, 1, cin, 16, rels))  # Ca = Cout: not the output's
 
 
-@pytest.mark.parametrize("kind, g, ca, cb, rels, devices", [
-    (Kind.GATHER, 1, 128, 64, [Rel(S=2, D=1, P=1, K=3, Ns=14, Nb=28)] * 2, (Device.AVX512,)),  # unet-up-transposed grad_input: 90x slower
-    (Kind.WEIGHT, 16, 1, 1, [Rel(S=1, D=1, P=3, K=7, Ns=8, Nb=8)] * 2, (Device.AVX2, Device.AVX512)),  # convnext's 7x7 dwconv: 0.62 useful
-])
-def test_channels_last_rules_exclude_what_the_prices_would_take(kind, g, ca, cb, rels, devices):
-    """measured_faster is a gate, not a price (docs/decisions.md,
-    channels_last_kernels, MIN_EFFICIENCY): bench/forms.py never timed
-    these kernels in channels-last, and the fitted prices alone would take
-    it for them (the strided gather on AVX-512 only: AVX2's named is 9x dearer)."""
-    for device in devices:
-        req = request(kind, 2, g, ca, cb, rels, device=device)
-        pick = registry.choose(req)
-        assert not registry.form("named").candidate(req) and pick.form.name != "named"
-        assert PROFILES[device].costs.total(named_work(req)) < pick.cost
+def test_the_strided_dense_gather_stays_out_of_channels_last():
+    """channels_last.competes keeps it out: unet-up-transposed's grad_input
+    ran 31.7x the fastest form as channels-last (results/forms-zen5), and
+    the prices alone would take it on AVX-512 (the fit's named_strided is
+    named's: docs/decisions.md, channels_last_kernels)."""
+    req = request(Kind.GATHER, 2, 1, 128, 64, [Rel(S=2, D=1, P=1, K=3, Ns=14, Nb=28)] * 2, device=Device.AVX512)
+    pick = registry.choose(req)
+    assert not registry.form("named").candidate(req) and pick.form.name != "named"
+    assert PROFILES[Device.AVX512].costs.total(named_variants(req)[0].work) < pick.cost
+
+
+def test_a_padded_depthwise_weight_kernel_competes_by_its_price():
+    """convnext's 7x7 dwconv weight kernel (0.62 useful multiply-adds),
+    kept out by MIN_EFFICIENCY until 2026-12-05, ran fastest as
+    channels-last on both targets (results/forms-zen5): it competes now,
+    and its price takes it."""
+    for device in (Device.AVX2, Device.AVX512):
+        req = request(Kind.WEIGHT, 2, 16, 1, 1, [Rel(S=1, D=1, P=3, K=7, Ns=8, Nb=8)] * 2, device=device)
+        assert registry.form("named").candidate(req) and registry.choose(req).form.name == "named"
 
 
 @pytest.mark.parametrize("field", [*FIELDS, "build", "peel_build"])

@@ -22,7 +22,7 @@ IREE vectorizes these along the contiguous channel dim.  Every window is cut or
 zero-padded to exactly the positions it reads, so the multiply-adds
 executed are those of the padded generic form.  The flipped weight is a
 copy of G*Ca*Cb*K... values, 1/(N*Ns...) of the multiply-adds (SPEC allows
-a copy below 1%; measured_faster checks it).  Where the form is taken:
+a copy below 1%; competes checks it).  Where the form is taken:
 docs/decisions.md, channels_last_kernels.
 """
 
@@ -46,11 +46,6 @@ from ..kernel.request import KernelRequest, KernelStats
 from ..kernel.roles import to_roles
 from .matmul_forms import batched_matmul
 from .named import ints_attr
-
-MIN_EFFICIENCY = 0.9
-"""The windows multiply the padded positions too: below this fraction of
-useful multiply-adds the kernel keeps its other forms (docs/decisions.md,
-MIN_EFFICIENCY)."""
 
 MAX_FLIP_FRACTION = 0.01
 """The flipped weight of a scatter may hold at most this fraction of its
@@ -80,16 +75,16 @@ def is_depthwise(roles: dict[str, Ix]) -> bool:
 
 
 def channels_last_fits(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) -> bool:
-    """Whether the channels-last form takes the kernel: where it can emit
-    it (channels_last_emits) and was measured faster (measured_faster)."""
-    return channels_last_emits(kind, roles, rels) and measured_faster(kind, roles, rels)
+    """Whether auto prices the channels-last form for the kernel: where it
+    can emit it (channels_last_emits) and competes (competes)."""
+    return channels_last_emits(kind, roles, rels) and competes(kind, roles, rels)
 
 
 def channels_last_emits(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) -> bool:
     """What emit_channels_last_kernel can emit: static shapes; depthwise
     (Ca = Cb = 1, G > 1) in 1-D and 2-D, a strided scatter by output phases
-    (D = 1 and P >= 0 on its strided dims: phase_windows); dense (G = 1)
-    in 2-D and 3-D, no weight kernel (the batch folds into the channels
+    (D = 1 and P >= 0 on its strided dims: phase_windows); dense (G = 1,
+    Ca and Cb over 1: W as [ca, cb, k...]) in 2-D and 3-D, no weight kernel (the batch folds into the channels
     of a depthwise one only) and a scatter of stride 1 (the flipped
     weight)."""
     g, n, ca, cb = roles["g"], roles["n"], roles["ca"], roles["cb"]
@@ -97,36 +92,31 @@ def channels_last_emits(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) -
         return False
     if is_depthwise(roles) and g > 1:  # type: ignore[operator]
         return len(rels) in _DEPTHWISE and (kind != Kind.SCATTER or all(r.S == 1 or (r.D == 1 and r.P >= 0) for r in rels))
-    return g == 1 and len(rels) in _DENSE and kind != Kind.WEIGHT and (kind != Kind.SCATTER or all(r.S == 1 for r in rels))
+    return g == 1 and ca > 1 and cb > 1 and len(rels) in _DENSE and kind != Kind.WEIGHT and (kind != Kind.SCATTER or all(r.S == 1 for r in rels))  # type: ignore[operator]
 
 
-def measured_faster(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) -> bool:
-    """Where the channels-last form was measured faster than the others
-    (docs/decisions.md, channels_last_kernels), for a kernel it emits:
-    depthwise, the weight kernel, the gather of stride 1 and the scatter;
-    dense (Ca, Cb > 1), of stride 1 with a tap in some dim, the scatter
-    whose 2-D convolutions have no unit kernel dim beside a wider one, and
-    in 3-D the gather whose every dim has taps.  Then the padded windows
-    waste little (useful / executed >= MIN_EFFICIENCY, 0 for a depthwise
-    scatter) and a scatter's flipped weight holds at most
-    MAX_FLIP_FRACTION of its useful multiply-adds (SPEC section 5)."""
-    n, ca, cb = roles["n"], roles["ca"], roles["cb"]
-    unit_stride = all(r.S == 1 for r in rels)
-    if is_depthwise(roles) and roles["g"] > 1:  # type: ignore[operator]
-        if not (kind == Kind.WEIGHT or unit_stride or kind == Kind.SCATTER):
+def competes(kind: Kind, roles: dict[str, Ix], rels: Sequence[Rel]) -> bool:
+    """Where auto prices a channels-last kernel that channels_last_emits
+    (its cost decides); the rest were measured slower by more than the
+    cost model tells apart (docs/decisions.md, channels_last_kernels):
+    every depthwise kernel; a dense scatter, but not a 2-D convolution
+    with one unit kernel dim beside a wider one (1x7, 3x1: 1.5-3.2x im2col's
+    time); a dense gather only in 3-D with taps in every dim and stride 1
+    (2-D ones: whole steps 1.2-3.3x slower; strided: 3-32x); and a
+    scatter's flipped weight at most MAX_FLIP_FRACTION of its useful
+    multiply-adds (SPEC section 5)."""
+    if not (is_depthwise(roles) and roles["g"] > 1):  # type: ignore[operator]
+        if sum(r.K == 1 for r in rels[-2:]) == 1:
             return False
-    else:
-        kinds = (Kind.SCATTER, Kind.GATHER) if len(rels) == 3 and all(r.K != 1 for r in rels) else (Kind.SCATTER,)
-        mixed = sum(r.K == 1 for r in rels[-2:]) == 1  # a 2-D convolution with one unit kernel dim
-        if not (ca > 1 and cb > 1 and kind in kinds and unit_stride and any(r.K != 1 for r in rels) and not mixed):  # type: ignore[operator]
+        if kind == Kind.GATHER and not (len(rels) == 3 and all(r.K != 1 and r.S == 1 for r in rels)):
             return False
+    if kind != Kind.SCATTER:
+        return True
     useful = flip = 1
     for r in rels:
         useful *= r.useful()
         flip *= r.k
-    executed = window_pairs(kind, rels, splits_depth(len(rels), is_depthwise(roles)))
-    floor = 0.0 if is_depthwise(roles) and kind == Kind.SCATTER else MIN_EFFICIENCY
-    return executed > 0 and useful >= floor * executed and (kind != Kind.SCATTER or flip <= MAX_FLIP_FRACTION * useful * n)  # type: ignore[operator]
+    return flip <= MAX_FLIP_FRACTION * useful * roles["n"]  # type: ignore[operator]
 
 
 def splits_depth(nd: int, depthwise: bool) -> bool:

@@ -18,14 +18,24 @@ from ..kernel.emit import Emitter
 from ..kernel.relation import Kind, Rel, reaching
 from ..kernel.request import KernelRequest, KernelStats
 from ..kernel.roles import from_roles
-from .channels_last import by_phases, channels_last_fits, emit_channels_last_kernel, is_depthwise, phase_dispatches, splits_depth, whole_lanes, window_pairs
+from .channels_last import (
+    by_phases,
+    channels_last_emits,
+    channels_last_fits,
+    emit_channels_last_kernel,
+    is_depthwise,
+    phase_dispatches,
+    splits_depth,
+    whole_lanes,
+    window_pairs,
+)
 from .named import emit_named_gather, named_conv_name
 from .registry import FormDef, Variant, register
 
 
 def channels_last(req: KernelRequest) -> bool:
-    """Whether req takes the channels-last form."""
-    return channels_last_fits(req.kind, req.roles, req.rels)
+    """Whether channels_last.py can emit req."""
+    return channels_last_emits(req.kind, req.roles, req.rels)
 
 
 def channels_first_name(req: KernelRequest) -> Optional[str]:
@@ -38,7 +48,8 @@ def channels_first_name(req: KernelRequest) -> Optional[str]:
 
 
 def named_fits(req: KernelRequest) -> bool:
-    """A forced `named`: channels-last, else a channels-first gather."""
+    """A forced `named`: channels-last wherever it can be emitted, else a
+    channels-first gather."""
     return channels_last(req) or channels_first_name(req) is not None
 
 
@@ -46,11 +57,13 @@ def named_candidate(req: KernelRequest) -> bool:
     """auto considers channels-last where the device profile builds it
     (depthwise kernels by its channels_last, dense ones by
     channels_last_dense and where their output channels fill IREE's
-    vectors, channels_last.DENSE_LANES) and it fits."""
+    vectors, channels_last.DENSE_LANES) and it was measured faster there
+    (channels_last_fits)."""
     builds = req.choices.device.builds
+    fits = channels_last_fits(req.kind, req.roles, req.rels)
     if is_depthwise(req.roles):
-        return builds.channels_last and channels_last(req)
-    return builds.channels_last_dense and whole_lanes(req.kind, req.roles) and channels_last(req)
+        return builds.channels_last and fits
+    return builds.channels_last_dense and whole_lanes(req.kind, req.roles) and fits
 
 
 def named_work(req: KernelRequest) -> Work:
