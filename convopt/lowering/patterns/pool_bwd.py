@@ -183,7 +183,7 @@ class PoolBwdToLinalg(KernelPass):
     NAME = "convopt-pool-bwd-to-linalg"
     SUMMARY = ("Lower the window ops: torch.aten.avg_pool1d/2d/3d_backward as the scatter kernel of a depthwise convolution with a constant "
                "weight and a divisor, max_pool3d_with_indices_backward by its indices (the registry's form: scatter or gather), and the "
-               "max-pool forward ops (max_pool1d/2d/3d and their _with_indices) as one gather of values and indices")
+               "max-pool forward ops (max_pool1d/2d/3d and their _with_indices) by the registry's form of their kernel: two reductions, values and indices")
     ANCHOR = FUNC
 
     def run(self, op: Operation, ctx: PassContext) -> None:
