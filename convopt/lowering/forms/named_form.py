@@ -1,10 +1,10 @@
 """The form "named" of the registry (registry.py): linalg named
-convolutions.  A kernel that channels_last_fits (static; depthwise, or a
-dense scatter of stride 1; little padding) takes the channels-last named
-convolutions of channels_last.py; else a gather takes the channels-first
-named convolution of named.py where one computes it.  Auto considers the
-channels-last form where it fits and the device profile builds it
-(`channels_last`, `channels_last_dense`), at its cost (named_work).
+convolutions.  Its one variant is the channels-last named convolutions of
+channels_last.py where they can be emitted (channels_last_emits), else a
+gather's channels-first named convolution (named.py), decided into the
+emission (Emission.channels_last).  Auto considers the form where the
+device profile builds it (`channels_last`, `channels_last_dense`) and
+channels_last.competes, at its cost (named_work).
 """
 
 from __future__ import annotations
@@ -57,8 +57,8 @@ def named_candidate(req: KernelRequest) -> bool:
     """auto considers channels-last where the device profile builds it
     (depthwise kernels by its channels_last, dense ones by
     channels_last_dense and where their output channels fill IREE's
-    vectors, channels_last.DENSE_LANES) and it was measured faster there
-    (channels_last_fits)."""
+    vectors, channels_last.DENSE_LANES) and it competes (channels_last_fits:
+    channels_last.competes)."""
     builds = req.choices.device.builds
     fits = channels_last_fits(req.kind, req.roles, req.rels)
     if is_depthwise(req.roles):
