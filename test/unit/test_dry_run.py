@@ -31,20 +31,10 @@ WORKED = ("linalg.matmul", "linalg.batch_matmul", "linalg.transpose", "linalg.ge
 
 
 def _spied(harness, cfg, extra: tuple[str, ...]) -> tuple[str, list]:
-    """The lowered text of cfg and the variant requests registry.choose picked."""
-    picked = []
-    original = registry.choose
-
-    def spy(req):
-        pick = original(req)
-        picked.append(pick)
-        return pick
-
-    registry.choose = spy
-    try:
+    """The lowered text of cfg and the picks registry.choose made."""
+    picked: list = []
+    with registry.observing(lambda req, pick: picked.append(pick)):
         text = harness.lower(harness.torch_ir(cfg), ("--lower-conv-bwd", "--conv-form=im2col", *extra))
-    finally:
-        registry.choose = original
     return text, picked
 
 

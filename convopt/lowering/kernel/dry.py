@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
+import math
 from collections.abc import Callable, Sequence
 from typing import NamedTuple, Optional
 
@@ -108,7 +109,7 @@ class DryEmitter(Emitter):
         sizes: list[Ix] = []
         for g in groups:
             part = [shape[i] for i in g]
-            sizes.append(_product(part) if all(isinstance(x, int) for x in part) else Value(index))  # type: ignore[arg-type]
+            sizes.append(math.prod(part) if all(isinstance(x, int) for x in part) else Value(index))  # type: ignore[arg-type]
         return self._record(tensor.COLLAPSE_SHAPE, [src], self.tensor_type(sizes, ranked(src.type).element_type))
 
     def structured(self, name: str, ins: Sequence[Value], outs: Sequence[Value], attributes: Optional[dict[str, Attribute]] = None) -> list[Value]:
@@ -120,16 +121,9 @@ class DryEmitter(Emitter):
         return [self._record(linalg.GENERIC, [*ins, *outs], o.type, reduces) for o in outs]
 
 
-def _product(sizes: Sequence[int]) -> int:
-    out = 1
-    for s in sizes:
-        out *= s
-    return out
-
-
 def elements(t: Type) -> int:
     """The elements of a tensor type of a dry run (a dynamic size: DYNAMIC_SIZE)."""
-    return _product([DYNAMIC_SIZE if s is None else s for s in ranked(t).shape])
+    return math.prod([DYNAMIC_SIZE if s is None else s for s in ranked(t).shape])
 
 
 def written_bytes(t: Type) -> int:
@@ -170,7 +164,7 @@ def _matmul(op: Built) -> Work:
         for ch, s in zip(letters, ranked(t).shape):
             size[ch] = DYNAMIC_SIZE if s is None else s
     field = "packed" if op.name == linalg.MMT4D else "matmul"
-    return Work(**{field: float(_product(list(size.values())))}, matmul_result=float(elements(op.outs[0])), matmul_op=1.0, dispatch=1.0)
+    return Work(**{field: float(math.prod(list(size.values())))}, matmul_result=float(elements(op.outs[0])), matmul_op=1.0, dispatch=1.0)
 
 
 def _copy(op: Built) -> Work:
